@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parseConfig } from './validate.js';
+import type { DeploymentConfig, GatewayConfig, GroupConfig, GroupMode } from './types.js';
+
+export * from './types.js';
+export { ConfigError, parseConfig } from './validate.js';
+
+/** The example configuration shipped with the gateway: the specification's five groups. */
+export const exampleConfigPath = fileURLToPath(new URL('../../../gateway.example.yaml', import.meta.url));
+
+export async function loadConfig(path: string): Promise<GatewayConfig> {
+  return parseConfig(await readFile(path, 'utf8'), path);
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A deployment is served while its credential variable is set and non-empty. */
+export function isDeploymentServed(deployment: DeploymentConfig, env: Env = process.env): boolean {
+  const value = env[deployment.apiKeyEnv];
+  return value !== undefined && value.trim() !== '';
+}
+
+export function servedDeployments(group: GroupConfig, env: Env = process.env): DeploymentConfig[] {
+  return group.deployments.filter((d) => isDeploymentServed(d, env));
+}
+
+/** Groups with at least one served deployment, optionally of one mode. */
+export function servedGroups(config: GatewayConfig, mode?: GroupMode, env: Env = process.env): GroupConfig[] {
+  return config.groups.filter((g) => (mode === undefined || g.mode === mode) && servedDeployments(g, env).length > 0);
+}
+
+/** Resolves a `model` string (a group id or alias) to its group. */
+export class GroupIndex {
+  readonly #byName = new Map<string, GroupConfig>();
+
+  constructor(groups: readonly GroupConfig[]) {
+    for (const group of groups) {
+      this.#byName.set(group.id, group);
+      for (const alias of group.aliases) this.#byName.set(alias, group);
+    }
+  }
+
+  resolve(model: string): GroupConfig | undefined {
+    return this.#byName.get(model);
+  }
+}

@@ -1,0 +1,73 @@
+import Type, { type Static } from 'typebox';
+
+// The configuration file's shape. Structure is checked against this schema; the rules that
+// span fields (unique names, prices per resolution, fallbacks) are in validate.ts.
+
+const Name = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$' });
+const PositiveInteger = Type.Integer({ minimum: 1 });
+const Price = Type.Number({ minimum: 0 });
+
+const Deployment = Type.Object({
+  /** Adapter name: the provider protocol spoken (chat: openai, deepseek; video: ark, minimax). */
+  provider: Type.String({ minLength: 1 }),
+  /** The upstream's own model name. */
+  model: Type.String({ minLength: 1 }),
+  api_base: Type.String({ pattern: '^https?://' }),
+  /** Environment variable holding the credential; the deployment is served only while it is set. */
+  api_key_env: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }),
+  weight: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  timeout_ms: Type.Optional(PositiveInteger),
+}, { additionalProperties: false });
+
+const VideoSpec = Type.Object({
+  resolutions: Type.Array(Type.String({ minLength: 1 }), { minItems: 1 }),
+  default_resolution: Type.String({ minLength: 1 }),
+  /** Inclusive [min, max] duration in whole seconds. */
+  seconds: Type.Array(PositiveInteger, { minItems: 2, maxItems: 2 }),
+  ratios: Type.Array(Type.String({ pattern: '^[0-9]+:[0-9]+$' }), { minItems: 1 }),
+  image_input: Type.Optional(Type.Enum(['none', 'first_frame'])),
+}, { additionalProperties: false });
+
+const PriceSpec = Type.Object({
+  input_per_mtok: Type.Optional(Price),
+  output_per_mtok: Type.Optional(Price),
+  per_second_by_resolution: Type.Optional(Type.Record(Type.String(), Price)),
+  per_mtok_by_resolution: Type.Optional(Type.Record(Type.String(), Price)),
+}, { additionalProperties: false });
+
+const Group = Type.Object({
+  id: Name,
+  mode: Type.Enum(['chat', 'video']),
+  aliases: Type.Optional(Type.Array(Name)),
+  max_input_tokens: Type.Optional(PositiveInteger),
+  max_output_tokens: Type.Optional(PositiveInteger),
+  image_input: Type.Optional(Type.Boolean()),
+  reasoning: Type.Optional(Type.Object({
+    default_effort: Type.Enum(['none', 'low', 'high', 'max']),
+  }, { additionalProperties: false })),
+  video: Type.Optional(VideoSpec),
+  price: PriceSpec,
+  /** Other groups (same mode) tried after every deployment of this one failed. */
+  fallbacks: Type.Optional(Type.Array(Name)),
+  /** Unix seconds reported as `created` in /v1/models. */
+  created: Type.Optional(Type.Integer({ minimum: 0 })),
+  deployments: Type.Array(Deployment, { minItems: 1 }),
+}, { additionalProperties: false });
+
+const Server = Type.Object({
+  /** Largest request body the edge accepts. */
+  body_limit_bytes: Type.Optional(PositiveInteger),
+  /** How long the edge trusts a looked-up key before asking accounting again. */
+  key_cache_ttl_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 2000 })),
+  /** How long the edge trusts the served-groups list before asking chat and video again. */
+  models_cache_ttl_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+}, { additionalProperties: false });
+
+export const ConfigSchema = Type.Object({
+  groups: Type.Array(Group),
+  server: Type.Optional(Server),
+}, { additionalProperties: false });
+
+export type RawConfig = Static<typeof ConfigSchema>;
+export type RawGroup = Static<typeof Group>;
+export type RawDeployment = Static<typeof Deployment>;

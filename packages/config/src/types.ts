@@ -1,0 +1,83 @@
+// The validated configuration as the services use it: defaults filled in, prices in whole
+// nano-dollars, names indexed.
+
+export type GroupMode = 'chat' | 'video';
+export type ReasoningEffort = 'none' | 'low' | 'high' | 'max';
+
+export interface DeploymentConfig {
+  provider: string;
+  model: string;
+  apiBase: string;
+  apiKeyEnv: string;
+  weight: number;
+  timeoutMs: number | undefined;
+}
+
+export interface ChatPrice {
+  kind: 'per_token';
+  inputNanosPerToken: number;
+  outputNanosPerToken: number;
+}
+
+export interface VideoPrice {
+  kind: 'per_second' | 'per_token';
+  /** Nano-dollars per second of output, or per token, by resolution. */
+  nanosByResolution: Readonly<Record<string, number>>;
+}
+
+export interface VideoSpecConfig {
+  resolutions: readonly string[];
+  defaultResolution: string;
+  minSeconds: number;
+  maxSeconds: number;
+  ratios: readonly string[];
+  imageInput: 'none' | 'first_frame';
+}
+
+interface GroupBase {
+  id: string;
+  aliases: readonly string[];
+  fallbacks: readonly string[];
+  created: number;
+  deployments: readonly DeploymentConfig[];
+  /** Where the group was declared, for messages: `groups[3]`. */
+  path: string;
+}
+
+export interface ChatGroupConfig extends GroupBase {
+  mode: 'chat';
+  maxInputTokens: number;
+  maxOutputTokens: number;
+  imageInput: boolean;
+  reasoning: { defaultEffort: ReasoningEffort } | undefined;
+  price: ChatPrice;
+}
+
+export interface VideoGroupConfig extends GroupBase {
+  mode: 'video';
+  maxInputTokens: number | undefined;
+  maxOutputTokens: number | undefined;
+  video: VideoSpecConfig;
+  price: VideoPrice;
+}
+
+export type GroupConfig = ChatGroupConfig | VideoGroupConfig;
+
+export interface ServerConfig {
+  bodyLimitBytes: number;
+  keyCacheTtlMs: number;
+  modelsCacheTtlMs: number;
+}
+
+export interface GatewayConfig {
+  groups: readonly GroupConfig[];
+  server: ServerConfig;
+  /** Where the configuration came from (a path, or "embedded example"). */
+  source: string;
+}
+
+export interface ConfigIssue {
+  /** `groups[2].deployments[0].api_key_env` */
+  path: string;
+  message: string;
+}

@@ -1,0 +1,237 @@
+import { Compile } from 'typebox/compile';
+import { parseDocument } from 'yaml';
+import { nanosFromUnitPrice, nanosPerTokenFromMtokPrice } from '@gateway/pricing';
+import { ConfigSchema, type RawConfig, type RawGroup } from './schema.js';
+import type {
+  ChatGroupConfig, ConfigIssue, DeploymentConfig, GatewayConfig, GroupConfig, VideoGroupConfig,
+} from './types.js';
+
+/** The configuration could not be used; `issues` lists every problem found, each with its path. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly code = 'config_invalid';
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(source: string, issues: readonly ConfigIssue[]) {
+    super(`invalid configuration in ${source}:\n${issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n')}`);
+    this.issues = issues;
+  }
+}
+
+const checker = Compile(ConfigSchema);
+
+export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_KEY_CACHE_TTL_MS = 1000;
+export const DEFAULT_MODELS_CACHE_TTL_MS = 5000;
+
+/** Parses and validates a YAML configuration, listing every error; never returns a partial config. */
+export function parseConfig(text: string, source: string): GatewayConfig {
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (document.errors.length > 0) {
+    throw new ConfigError(source, document.errors.map((e) => ({
+      path: e.linePos ? `line ${e.linePos[0].line}` : '',
+      message: e.message.split('\n')[0] ?? e.message,
+    })));
+  }
+  const raw: unknown = document.toJS() ?? {};
+  if (!checker.Check(raw)) {
+    throw new ConfigError(source, schemaIssues(raw));
+  }
+  return normalize(raw, source);
+}
+
+function schemaIssues(raw: unknown): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of checker.Errors(raw)) {
+    // "schema is false" repeats what the additionalProperties error on the parent says.
+    if (error.keyword === 'boolean') continue;
+    let message = error.message;
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === 'additionalProperties' && Array.isArray(params.additionalProperties)) {
+      message = `unknown field${params.additionalProperties.length > 1 ? 's' : ''} ${params.additionalProperties.map((p) => `"${String(p)}"`).join(', ')}`;
+    } else if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+      message = `must be one of ${params.allowedValues.map((v) => String(v)).join(', ')}`;
+    }
+    const issue = { path: toPath(error.instancePath), message };
+    const id = `${issue.path}\u0000${issue.message}`;
+    if (!seen.has(id)) {
+      seen.add(id);
+      issues.push(issue);
+    }
+  }
+  return issues;
+}
+
+/** `/groups/0/deployments/1/model` → `groups[0].deployments[1].model` */
+function toPath(pointer: string): string {
+  let path = '';
+  for (const part of pointer.split('/').slice(1)) {
+    const segment = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    path += /^\d+$/.test(segment) ? `[${segment}]` : path ? `.${segment}` : segment;
+  }
+  return path;
+}
+
+function normalize(raw: RawConfig, source: string): GatewayConfig {
+  const issues: ConfigIssue[] = [];
+  const names = new Map<string, string>();
+  const groups: GroupConfig[] = [];
+
+  raw.groups.forEach((group, index) => {
+    const path = `groups[${index}]`;
+    for (const [name, where] of [[group.id, `${path}.id`] as const, ...(group.aliases ?? []).map((a, i) => [a, `${path}.aliases[${i}]`] as const)]) {
+      const first = names.get(name);
+      if (first) issues.push({ path: where, message: `"${name}" is already used at ${first}` });
+      else names.set(name, where);
+    }
+    const normalized = group.mode === 'chat' ? chatGroup(group, path, issues) : videoGroup(group, path, issues);
+    if (normalized) groups.push(normalized);
+  });
+
+  const byId = new Map(raw.groups.map((g) => [g.id, g]));
+  raw.groups.forEach((group, index) => {
+    (group.fallbacks ?? []).forEach((fallback, i) => {
+      const where = `groups[${index}].fallbacks[${i}]`;
+      const target = byId.get(fallback);
+      if (!target) issues.push({ path: where, message: `no group with id "${fallback}"` });
+      else if (target.id === group.id) issues.push({ path: where, message: 'a group cannot fall back to itself' });
+      else if (target.mode !== group.mode) issues.push({ path: where, message: `"${fallback}" is a ${target.mode} group; fallbacks must have the same mode` });
+    });
+  });
+
+  if (issues.length > 0) throw new ConfigError(source, issues);
+  const server = raw.server ?? {};
+  return {
+    groups,
+    source,
+    server: {
+      bodyLimitBytes: server.body_limit_bytes ?? DEFAULT_BODY_LIMIT_BYTES,
+      keyCacheTtlMs: server.key_cache_ttl_ms ?? DEFAULT_KEY_CACHE_TTL_MS,
+      modelsCacheTtlMs: server.models_cache_ttl_ms ?? DEFAULT_MODELS_CACHE_TTL_MS,
+    },
+  };
+}
+
+function deployments(group: RawGroup): DeploymentConfig[] {
+  return group.deployments.map((d) => ({
+    provider: d.provider,
+    model: d.model,
+    apiBase: d.api_base.replace(/\/+$/, ''),
+    apiKeyEnv: d.api_key_env,
+    weight: d.weight ?? 1,
+    timeoutMs: d.timeout_ms,
+  }));
+}
+
+function chatGroup(group: RawGroup, path: string, issues: ConfigIssue[]): ChatGroupConfig | undefined {
+  const before = issues.length;
+  const require = <T>(value: T | undefined, field: string): T | undefined => {
+    if (value === undefined) issues.push({ path: `${path}.${field}`, message: 'is required for a chat group' });
+    return value;
+  };
+  if (group.video) issues.push({ path: `${path}.video`, message: 'only video groups take a video section' });
+  for (const field of ['per_second_by_resolution', 'per_mtok_by_resolution'] as const) {
+    if (group.price[field]) issues.push({ path: `${path}.price.${field}`, message: 'only video groups are priced by resolution' });
+  }
+  const maxInputTokens = require(group.max_input_tokens, 'max_input_tokens');
+  const maxOutputTokens = require(group.max_output_tokens, 'max_output_tokens');
+  const input = tokenPrice(require(group.price.input_per_mtok, 'price.input_per_mtok'), `${path}.price.input_per_mtok`, issues);
+  const output = tokenPrice(require(group.price.output_per_mtok, 'price.output_per_mtok'), `${path}.price.output_per_mtok`, issues);
+  if (issues.length > before || maxInputTokens === undefined || maxOutputTokens === undefined || input === undefined || output === undefined) {
+    return undefined;
+  }
+  return {
+    ...base(group, path),
+    mode: 'chat',
+    maxInputTokens,
+    maxOutputTokens,
+    imageInput: group.image_input ?? false,
+    reasoning: group.reasoning ? { defaultEffort: group.reasoning.default_effort } : undefined,
+    price: { kind: 'per_token', inputNanosPerToken: input, outputNanosPerToken: output },
+  };
+}
+
+function videoGroup(group: RawGroup, path: string, issues: ConfigIssue[]): VideoGroupConfig | undefined {
+  const before = issues.length;
+  for (const field of ['reasoning', 'image_input'] as const) {
+    if (group[field] !== undefined) issues.push({ path: `${path}.${field}`, message: 'only chat groups take this field (video image input is video.image_input)' });
+  }
+  for (const field of ['input_per_mtok', 'output_per_mtok'] as const) {
+    if (group.price[field] !== undefined) issues.push({ path: `${path}.price.${field}`, message: 'video groups are priced by resolution' });
+  }
+  const video = group.video;
+  if (!video) {
+    issues.push({ path: `${path}.video`, message: 'is required for a video group' });
+    return undefined;
+  }
+  const [minSeconds, maxSeconds] = video.seconds as [number, number];
+  if (minSeconds > maxSeconds) issues.push({ path: `${path}.video.seconds`, message: 'must be [min, max] with min <= max' });
+  if (!video.resolutions.includes(video.default_resolution)) {
+    issues.push({ path: `${path}.video.default_resolution`, message: `must be one of the group's resolutions (${video.resolutions.join(', ')})` });
+  }
+  const perSecond = group.price.per_second_by_resolution;
+  const perToken = group.price.per_mtok_by_resolution;
+  if ((perSecond === undefined) === (perToken === undefined)) {
+    issues.push({ path: `${path}.price`, message: 'a video group needs exactly one of per_second_by_resolution or per_mtok_by_resolution' });
+    return undefined;
+  }
+  const table = (perSecond ?? perToken) as Record<string, number>;
+  const field = perSecond ? 'per_second_by_resolution' : 'per_mtok_by_resolution';
+  const nanosByResolution: Record<string, number> = {};
+  for (const resolution of video.resolutions) {
+    const price = table[resolution];
+    const where = `${path}.price.${field}.${resolution}`;
+    if (price === undefined) {
+      issues.push({ path: where, message: 'every resolution of the group needs a price' });
+      continue;
+    }
+    const nanos = perSecond ? unitPrice(price, where, issues) : tokenPrice(price, where, issues);
+    if (nanos !== undefined) nanosByResolution[resolution] = nanos;
+  }
+  for (const resolution of Object.keys(table)) {
+    if (!video.resolutions.includes(resolution)) {
+      issues.push({ path: `${path}.price.${field}.${resolution}`, message: 'is not one of the group\'s resolutions' });
+    }
+  }
+  if (issues.length > before) return undefined;
+  return {
+    ...base(group, path),
+    mode: 'video',
+    maxInputTokens: group.max_input_tokens,
+    maxOutputTokens: group.max_output_tokens,
+    video: {
+      resolutions: video.resolutions,
+      defaultResolution: video.default_resolution,
+      minSeconds,
+      maxSeconds,
+      ratios: video.ratios,
+      imageInput: video.image_input ?? 'none',
+    },
+    price: { kind: perSecond ? 'per_second' : 'per_token', nanosByResolution },
+  };
+}
+
+function base(group: RawGroup, path: string) {
+  return {
+    id: group.id,
+    aliases: group.aliases ?? [],
+    fallbacks: group.fallbacks ?? [],
+    created: group.created ?? 0,
+    deployments: deployments(group),
+    path,
+  };
+}
+
+function tokenPrice(usdPerMtok: number | undefined, path: string, issues: ConfigIssue[]): number | undefined {
+  if (usdPerMtok === undefined) return undefined;
+  const nanos = nanosPerTokenFromMtokPrice(usdPerMtok);
+  if (nanos === undefined) issues.push({ path, message: 'prices per million tokens take at most three decimals (whole nano-dollars per token)' });
+  return nanos;
+}
+
+function unitPrice(usd: number, path: string, issues: ConfigIssue[]): number | undefined {
+  const nanos = nanosFromUnitPrice(usd);
+  if (nanos === undefined) issues.push({ path, message: 'prices take at most nine decimals (whole nano-dollars)' });
+  return nanos;
+}

@@ -1,0 +1,40 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { ChatServiceClient as _gateway_chat_v1_ChatServiceClient, ChatServiceDefinition as _gateway_chat_v1_ChatServiceDefinition } from './gateway/chat/v1/ChatService.js';
+import type { CreateChatCompletionRequest as _gateway_chat_v1_CreateChatCompletionRequest, CreateChatCompletionRequest__Output as _gateway_chat_v1_CreateChatCompletionRequest__Output } from './gateway/chat/v1/CreateChatCompletionRequest.js';
+import type { CreateChatCompletionResponse as _gateway_chat_v1_CreateChatCompletionResponse, CreateChatCompletionResponse__Output as _gateway_chat_v1_CreateChatCompletionResponse__Output } from './gateway/chat/v1/CreateChatCompletionResponse.js';
+import type { ListModelsRequest as _gateway_chat_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_chat_v1_ListModelsRequest__Output } from './gateway/chat/v1/ListModelsRequest.js';
+import type { ListModelsResponse as _gateway_chat_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_chat_v1_ListModelsResponse__Output } from './gateway/chat/v1/ListModelsResponse.js';
+import type { StreamChatCompletionRequest as _gateway_chat_v1_StreamChatCompletionRequest, StreamChatCompletionRequest__Output as _gateway_chat_v1_StreamChatCompletionRequest__Output } from './gateway/chat/v1/StreamChatCompletionRequest.js';
+import type { StreamChatCompletionResponse as _gateway_chat_v1_StreamChatCompletionResponse, StreamChatCompletionResponse__Output as _gateway_chat_v1_StreamChatCompletionResponse__Output } from './gateway/chat/v1/StreamChatCompletionResponse.js';
+import type { ModelGroup as _gateway_common_v1_ModelGroup, ModelGroup__Output as _gateway_common_v1_ModelGroup__Output } from './gateway/common/v1/ModelGroup.js';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  gateway: {
+    chat: {
+      v1: {
+        /**
+         * Chat completions: model-group routing, provider adapters and metering.
+         */
+        ChatService: SubtypeConstructor<typeof grpc.Client, _gateway_chat_v1_ChatServiceClient> & { service: _gateway_chat_v1_ChatServiceDefinition }
+        CreateChatCompletionRequest: MessageTypeDefinition<_gateway_chat_v1_CreateChatCompletionRequest, _gateway_chat_v1_CreateChatCompletionRequest__Output>
+        CreateChatCompletionResponse: MessageTypeDefinition<_gateway_chat_v1_CreateChatCompletionResponse, _gateway_chat_v1_CreateChatCompletionResponse__Output>
+        ListModelsRequest: MessageTypeDefinition<_gateway_chat_v1_ListModelsRequest, _gateway_chat_v1_ListModelsRequest__Output>
+        ListModelsResponse: MessageTypeDefinition<_gateway_chat_v1_ListModelsResponse, _gateway_chat_v1_ListModelsResponse__Output>
+        StreamChatCompletionRequest: MessageTypeDefinition<_gateway_chat_v1_StreamChatCompletionRequest, _gateway_chat_v1_StreamChatCompletionRequest__Output>
+        StreamChatCompletionResponse: MessageTypeDefinition<_gateway_chat_v1_StreamChatCompletionResponse, _gateway_chat_v1_StreamChatCompletionResponse__Output>
+      }
+    }
+    common: {
+      v1: {
+        ModelGroup: MessageTypeDefinition<_gateway_common_v1_ModelGroup, _gateway_common_v1_ModelGroup__Output>
+      }
+    }
+  }
+}
+

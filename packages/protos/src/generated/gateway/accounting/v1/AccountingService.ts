@@ -1,0 +1,139 @@
+// Original file: proto/gateway/accounting/v1/accounting.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { AuthenticateKeyRequest as _gateway_accounting_v1_AuthenticateKeyRequest, AuthenticateKeyRequest__Output as _gateway_accounting_v1_AuthenticateKeyRequest__Output } from '../../../gateway/accounting/v1/AuthenticateKeyRequest.js';
+import type { AuthenticateKeyResponse as _gateway_accounting_v1_AuthenticateKeyResponse, AuthenticateKeyResponse__Output as _gateway_accounting_v1_AuthenticateKeyResponse__Output } from '../../../gateway/accounting/v1/AuthenticateKeyResponse.js';
+import type { CreateKeyRequest as _gateway_accounting_v1_CreateKeyRequest, CreateKeyRequest__Output as _gateway_accounting_v1_CreateKeyRequest__Output } from '../../../gateway/accounting/v1/CreateKeyRequest.js';
+import type { CreateKeyResponse as _gateway_accounting_v1_CreateKeyResponse, CreateKeyResponse__Output as _gateway_accounting_v1_CreateKeyResponse__Output } from '../../../gateway/accounting/v1/CreateKeyResponse.js';
+import type { GetKeyRequest as _gateway_accounting_v1_GetKeyRequest, GetKeyRequest__Output as _gateway_accounting_v1_GetKeyRequest__Output } from '../../../gateway/accounting/v1/GetKeyRequest.js';
+import type { GetKeyResponse as _gateway_accounting_v1_GetKeyResponse, GetKeyResponse__Output as _gateway_accounting_v1_GetKeyResponse__Output } from '../../../gateway/accounting/v1/GetKeyResponse.js';
+import type { GetUsageRequest as _gateway_accounting_v1_GetUsageRequest, GetUsageRequest__Output as _gateway_accounting_v1_GetUsageRequest__Output } from '../../../gateway/accounting/v1/GetUsageRequest.js';
+import type { GetUsageResponse as _gateway_accounting_v1_GetUsageResponse, GetUsageResponse__Output as _gateway_accounting_v1_GetUsageResponse__Output } from '../../../gateway/accounting/v1/GetUsageResponse.js';
+import type { ListKeysRequest as _gateway_accounting_v1_ListKeysRequest, ListKeysRequest__Output as _gateway_accounting_v1_ListKeysRequest__Output } from '../../../gateway/accounting/v1/ListKeysRequest.js';
+import type { ListKeysResponse as _gateway_accounting_v1_ListKeysResponse, ListKeysResponse__Output as _gateway_accounting_v1_ListKeysResponse__Output } from '../../../gateway/accounting/v1/ListKeysResponse.js';
+import type { RevokeKeyRequest as _gateway_accounting_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_accounting_v1_RevokeKeyRequest__Output } from '../../../gateway/accounting/v1/RevokeKeyRequest.js';
+import type { RevokeKeyResponse as _gateway_accounting_v1_RevokeKeyResponse, RevokeKeyResponse__Output as _gateway_accounting_v1_RevokeKeyResponse__Output } from '../../../gateway/accounting/v1/RevokeKeyResponse.js';
+
+/**
+ * Keys, model access, budgets and spend.
+ */
+export interface AccountingServiceClient extends grpc.Client {
+  /**
+   * Looks a key up by the SHA-256 of its secret: the secret itself never leaves the edge.
+   */
+  AuthenticateKey(argument: _gateway_accounting_v1_AuthenticateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  AuthenticateKey(argument: _gateway_accounting_v1_AuthenticateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  AuthenticateKey(argument: _gateway_accounting_v1_AuthenticateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  AuthenticateKey(argument: _gateway_accounting_v1_AuthenticateKeyRequest, callback: grpc.requestCallback<_gateway_accounting_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Looks a key up by the SHA-256 of its secret: the secret itself never leaves the edge.
+   */
+  authenticateKey(argument: _gateway_accounting_v1_AuthenticateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  authenticateKey(argument: _gateway_accounting_v1_AuthenticateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  authenticateKey(argument: _gateway_accounting_v1_AuthenticateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  authenticateKey(argument: _gateway_accounting_v1_AuthenticateKeyRequest, callback: grpc.requestCallback<_gateway_accounting_v1_AuthenticateKeyResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Creates a key; the response carries its secret, which is never stored or shown again.
+   */
+  CreateKey(argument: _gateway_accounting_v1_CreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_CreateKeyResponse__Output>): grpc.ClientUnaryCall;
+  CreateKey(argument: _gateway_accounting_v1_CreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_CreateKeyResponse__Output>): grpc.ClientUnaryCall;
+  CreateKey(argument: _gateway_accounting_v1_CreateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_CreateKeyResponse__Output>): grpc.ClientUnaryCall;
+  CreateKey(argument: _gateway_accounting_v1_CreateKeyRequest, callback: grpc.requestCallback<_gateway_accounting_v1_CreateKeyResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Creates a key; the response carries its secret, which is never stored or shown again.
+   */
+  createKey(argument: _gateway_accounting_v1_CreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_CreateKeyResponse__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _gateway_accounting_v1_CreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_CreateKeyResponse__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _gateway_accounting_v1_CreateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_CreateKeyResponse__Output>): grpc.ClientUnaryCall;
+  createKey(argument: _gateway_accounting_v1_CreateKeyRequest, callback: grpc.requestCallback<_gateway_accounting_v1_CreateKeyResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetKey(argument: _gateway_accounting_v1_GetKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
+  GetKey(argument: _gateway_accounting_v1_GetKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
+  GetKey(argument: _gateway_accounting_v1_GetKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
+  GetKey(argument: _gateway_accounting_v1_GetKeyRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
+  getKey(argument: _gateway_accounting_v1_GetKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
+  getKey(argument: _gateway_accounting_v1_GetKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
+  getKey(argument: _gateway_accounting_v1_GetKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
+  getKey(argument: _gateway_accounting_v1_GetKeyRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Budget, spend and access of one key.
+   */
+  GetUsage(argument: _gateway_accounting_v1_GetUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
+  GetUsage(argument: _gateway_accounting_v1_GetUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
+  GetUsage(argument: _gateway_accounting_v1_GetUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
+  GetUsage(argument: _gateway_accounting_v1_GetUsageRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Budget, spend and access of one key.
+   */
+  getUsage(argument: _gateway_accounting_v1_GetUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
+  getUsage(argument: _gateway_accounting_v1_GetUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
+  getUsage(argument: _gateway_accounting_v1_GetUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
+  getUsage(argument: _gateway_accounting_v1_GetUsageRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
+  
+  ListKeys(argument: _gateway_accounting_v1_ListKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  ListKeys(argument: _gateway_accounting_v1_ListKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  ListKeys(argument: _gateway_accounting_v1_ListKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  ListKeys(argument: _gateway_accounting_v1_ListKeysRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _gateway_accounting_v1_ListKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _gateway_accounting_v1_ListKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _gateway_accounting_v1_ListKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  listKeys(argument: _gateway_accounting_v1_ListKeysRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Revoking is permanent and idempotent.
+   */
+  RevokeKey(argument: _gateway_accounting_v1_RevokeKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_RevokeKeyResponse__Output>): grpc.ClientUnaryCall;
+  RevokeKey(argument: _gateway_accounting_v1_RevokeKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_RevokeKeyResponse__Output>): grpc.ClientUnaryCall;
+  RevokeKey(argument: _gateway_accounting_v1_RevokeKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_RevokeKeyResponse__Output>): grpc.ClientUnaryCall;
+  RevokeKey(argument: _gateway_accounting_v1_RevokeKeyRequest, callback: grpc.requestCallback<_gateway_accounting_v1_RevokeKeyResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Revoking is permanent and idempotent.
+   */
+  revokeKey(argument: _gateway_accounting_v1_RevokeKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_RevokeKeyResponse__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _gateway_accounting_v1_RevokeKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_RevokeKeyResponse__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _gateway_accounting_v1_RevokeKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_RevokeKeyResponse__Output>): grpc.ClientUnaryCall;
+  revokeKey(argument: _gateway_accounting_v1_RevokeKeyRequest, callback: grpc.requestCallback<_gateway_accounting_v1_RevokeKeyResponse__Output>): grpc.ClientUnaryCall;
+  
+}
+
+/**
+ * Keys, model access, budgets and spend.
+ */
+export interface AccountingServiceHandlers extends grpc.UntypedServiceImplementation {
+  /**
+   * Looks a key up by the SHA-256 of its secret: the secret itself never leaves the edge.
+   */
+  AuthenticateKey: grpc.handleUnaryCall<_gateway_accounting_v1_AuthenticateKeyRequest__Output, _gateway_accounting_v1_AuthenticateKeyResponse>;
+  
+  /**
+   * Creates a key; the response carries its secret, which is never stored or shown again.
+   */
+  CreateKey: grpc.handleUnaryCall<_gateway_accounting_v1_CreateKeyRequest__Output, _gateway_accounting_v1_CreateKeyResponse>;
+  
+  GetKey: grpc.handleUnaryCall<_gateway_accounting_v1_GetKeyRequest__Output, _gateway_accounting_v1_GetKeyResponse>;
+  
+  /**
+   * Budget, spend and access of one key.
+   */
+  GetUsage: grpc.handleUnaryCall<_gateway_accounting_v1_GetUsageRequest__Output, _gateway_accounting_v1_GetUsageResponse>;
+  
+  ListKeys: grpc.handleUnaryCall<_gateway_accounting_v1_ListKeysRequest__Output, _gateway_accounting_v1_ListKeysResponse>;
+  
+  /**
+   * Revoking is permanent and idempotent.
+   */
+  RevokeKey: grpc.handleUnaryCall<_gateway_accounting_v1_RevokeKeyRequest__Output, _gateway_accounting_v1_RevokeKeyResponse>;
+  
+}
+
+export interface AccountingServiceDefinition extends grpc.ServiceDefinition {
+  AuthenticateKey: MethodDefinition<_gateway_accounting_v1_AuthenticateKeyRequest, _gateway_accounting_v1_AuthenticateKeyResponse, _gateway_accounting_v1_AuthenticateKeyRequest__Output, _gateway_accounting_v1_AuthenticateKeyResponse__Output>
+  CreateKey: MethodDefinition<_gateway_accounting_v1_CreateKeyRequest, _gateway_accounting_v1_CreateKeyResponse, _gateway_accounting_v1_CreateKeyRequest__Output, _gateway_accounting_v1_CreateKeyResponse__Output>
+  GetKey: MethodDefinition<_gateway_accounting_v1_GetKeyRequest, _gateway_accounting_v1_GetKeyResponse, _gateway_accounting_v1_GetKeyRequest__Output, _gateway_accounting_v1_GetKeyResponse__Output>
+  GetUsage: MethodDefinition<_gateway_accounting_v1_GetUsageRequest, _gateway_accounting_v1_GetUsageResponse, _gateway_accounting_v1_GetUsageRequest__Output, _gateway_accounting_v1_GetUsageResponse__Output>
+  ListKeys: MethodDefinition<_gateway_accounting_v1_ListKeysRequest, _gateway_accounting_v1_ListKeysResponse, _gateway_accounting_v1_ListKeysRequest__Output, _gateway_accounting_v1_ListKeysResponse__Output>
+  RevokeKey: MethodDefinition<_gateway_accounting_v1_RevokeKeyRequest, _gateway_accounting_v1_RevokeKeyResponse, _gateway_accounting_v1_RevokeKeyRequest__Output, _gateway_accounting_v1_RevokeKeyResponse__Output>
+}

@@ -1,0 +1,75 @@
+// Original file: proto/gateway/chat/v1/chat.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { CreateChatCompletionRequest as _gateway_chat_v1_CreateChatCompletionRequest, CreateChatCompletionRequest__Output as _gateway_chat_v1_CreateChatCompletionRequest__Output } from '../../../gateway/chat/v1/CreateChatCompletionRequest.js';
+import type { CreateChatCompletionResponse as _gateway_chat_v1_CreateChatCompletionResponse, CreateChatCompletionResponse__Output as _gateway_chat_v1_CreateChatCompletionResponse__Output } from '../../../gateway/chat/v1/CreateChatCompletionResponse.js';
+import type { ListModelsRequest as _gateway_chat_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_chat_v1_ListModelsRequest__Output } from '../../../gateway/chat/v1/ListModelsRequest.js';
+import type { ListModelsResponse as _gateway_chat_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_chat_v1_ListModelsResponse__Output } from '../../../gateway/chat/v1/ListModelsResponse.js';
+import type { StreamChatCompletionRequest as _gateway_chat_v1_StreamChatCompletionRequest, StreamChatCompletionRequest__Output as _gateway_chat_v1_StreamChatCompletionRequest__Output } from '../../../gateway/chat/v1/StreamChatCompletionRequest.js';
+import type { StreamChatCompletionResponse as _gateway_chat_v1_StreamChatCompletionResponse, StreamChatCompletionResponse__Output as _gateway_chat_v1_StreamChatCompletionResponse__Output } from '../../../gateway/chat/v1/StreamChatCompletionResponse.js';
+
+/**
+ * Chat completions: model-group routing, provider adapters and metering.
+ */
+export interface ChatServiceClient extends grpc.Client {
+  CreateChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
+  CreateChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
+  CreateChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
+  CreateChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
+  createChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
+  createChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
+  createChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
+  createChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The chat groups this deployment serves (a credential is configured).
+   */
+  ListModels(argument: _gateway_chat_v1_ListModelsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  ListModels(argument: _gateway_chat_v1_ListModelsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_chat_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  ListModels(argument: _gateway_chat_v1_ListModelsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  ListModels(argument: _gateway_chat_v1_ListModelsRequest, callback: grpc.requestCallback<_gateway_chat_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The chat groups this deployment serves (a credential is configured).
+   */
+  listModels(argument: _gateway_chat_v1_ListModelsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  listModels(argument: _gateway_chat_v1_ListModelsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_chat_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  listModels(argument: _gateway_chat_v1_ListModelsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  listModels(argument: _gateway_chat_v1_ListModelsRequest, callback: grpc.requestCallback<_gateway_chat_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The same call with `stream: true`: one message per upstream chunk.
+   */
+  StreamChatCompletion(argument: _gateway_chat_v1_StreamChatCompletionRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamChatCompletionResponse__Output>;
+  StreamChatCompletion(argument: _gateway_chat_v1_StreamChatCompletionRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamChatCompletionResponse__Output>;
+  /**
+   * The same call with `stream: true`: one message per upstream chunk.
+   */
+  streamChatCompletion(argument: _gateway_chat_v1_StreamChatCompletionRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamChatCompletionResponse__Output>;
+  streamChatCompletion(argument: _gateway_chat_v1_StreamChatCompletionRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamChatCompletionResponse__Output>;
+  
+}
+
+/**
+ * Chat completions: model-group routing, provider adapters and metering.
+ */
+export interface ChatServiceHandlers extends grpc.UntypedServiceImplementation {
+  CreateChatCompletion: grpc.handleUnaryCall<_gateway_chat_v1_CreateChatCompletionRequest__Output, _gateway_chat_v1_CreateChatCompletionResponse>;
+  
+  /**
+   * The chat groups this deployment serves (a credential is configured).
+   */
+  ListModels: grpc.handleUnaryCall<_gateway_chat_v1_ListModelsRequest__Output, _gateway_chat_v1_ListModelsResponse>;
+  
+  /**
+   * The same call with `stream: true`: one message per upstream chunk.
+   */
+  StreamChatCompletion: grpc.handleServerStreamingCall<_gateway_chat_v1_StreamChatCompletionRequest__Output, _gateway_chat_v1_StreamChatCompletionResponse>;
+  
+}
+
+export interface ChatServiceDefinition extends grpc.ServiceDefinition {
+  CreateChatCompletion: MethodDefinition<_gateway_chat_v1_CreateChatCompletionRequest, _gateway_chat_v1_CreateChatCompletionResponse, _gateway_chat_v1_CreateChatCompletionRequest__Output, _gateway_chat_v1_CreateChatCompletionResponse__Output>
+  ListModels: MethodDefinition<_gateway_chat_v1_ListModelsRequest, _gateway_chat_v1_ListModelsResponse, _gateway_chat_v1_ListModelsRequest__Output, _gateway_chat_v1_ListModelsResponse__Output>
+  StreamChatCompletion: MethodDefinition<_gateway_chat_v1_StreamChatCompletionRequest, _gateway_chat_v1_StreamChatCompletionResponse, _gateway_chat_v1_StreamChatCompletionRequest__Output, _gateway_chat_v1_StreamChatCompletionResponse__Output>
+}

@@ -1,0 +1,8 @@
+// Original file: proto/gateway/chat/v1/chat.proto
+
+
+export interface ListModelsRequest {
+}
+
+export interface ListModelsRequest__Output {
+}

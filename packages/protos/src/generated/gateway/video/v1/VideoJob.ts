@@ -1,0 +1,72 @@
+// Original file: proto/gateway/video/v1/video.proto
+
+import type { VideoStatus as _gateway_video_v1_VideoStatus, VideoStatus__Output as _gateway_video_v1_VideoStatus__Output } from '../../../gateway/video/v1/VideoStatus.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface VideoJob {
+  /**
+   * "video_…", opaque.
+   */
+  'id'?: (string);
+  /**
+   * The group as the caller named it.
+   */
+  'model'?: (string);
+  'status'?: (_gateway_video_v1_VideoStatus);
+  'progress'?: (number);
+  /**
+   * Unix seconds.
+   */
+  'created_at'?: (number | string | Long);
+  /**
+   * Unix seconds; 0 until completed.
+   */
+  'completed_at'?: (number | string | Long);
+  'seconds'?: (number);
+  /**
+   * "<width>x<height>"; empty until known.
+   */
+  'size'?: (string);
+  /**
+   * Set on a failed job.
+   */
+  'error_message'?: (string);
+  /**
+   * Token-billed groups: the provider's real count once known.
+   */
+  'total_tokens'?: (number | string | Long);
+}
+
+export interface VideoJob__Output {
+  /**
+   * "video_…", opaque.
+   */
+  'id': (string);
+  /**
+   * The group as the caller named it.
+   */
+  'model': (string);
+  'status': (_gateway_video_v1_VideoStatus__Output);
+  'progress': (number);
+  /**
+   * Unix seconds.
+   */
+  'created_at': (number);
+  /**
+   * Unix seconds; 0 until completed.
+   */
+  'completed_at': (number);
+  'seconds': (number);
+  /**
+   * "<width>x<height>"; empty until known.
+   */
+  'size': (string);
+  /**
+   * Set on a failed job.
+   */
+  'error_message': (string);
+  /**
+   * Token-billed groups: the provider's real count once known.
+   */
+  'total_tokens': (number);
+}

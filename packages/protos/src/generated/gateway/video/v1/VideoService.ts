@@ -1,0 +1,93 @@
+// Original file: proto/gateway/video/v1/video.proto
+
+import type * as grpc from '@grpc/grpc-js'
+import type { MethodDefinition } from '@grpc/proto-loader'
+import type { CreateVideoRequest as _gateway_video_v1_CreateVideoRequest, CreateVideoRequest__Output as _gateway_video_v1_CreateVideoRequest__Output } from '../../../gateway/video/v1/CreateVideoRequest.js';
+import type { CreateVideoResponse as _gateway_video_v1_CreateVideoResponse, CreateVideoResponse__Output as _gateway_video_v1_CreateVideoResponse__Output } from '../../../gateway/video/v1/CreateVideoResponse.js';
+import type { GetVideoRequest as _gateway_video_v1_GetVideoRequest, GetVideoRequest__Output as _gateway_video_v1_GetVideoRequest__Output } from '../../../gateway/video/v1/GetVideoRequest.js';
+import type { GetVideoResponse as _gateway_video_v1_GetVideoResponse, GetVideoResponse__Output as _gateway_video_v1_GetVideoResponse__Output } from '../../../gateway/video/v1/GetVideoResponse.js';
+import type { ListModelsRequest as _gateway_video_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_video_v1_ListModelsRequest__Output } from '../../../gateway/video/v1/ListModelsRequest.js';
+import type { ListModelsResponse as _gateway_video_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_video_v1_ListModelsResponse__Output } from '../../../gateway/video/v1/ListModelsResponse.js';
+import type { ResolveVideoContentRequest as _gateway_video_v1_ResolveVideoContentRequest, ResolveVideoContentRequest__Output as _gateway_video_v1_ResolveVideoContentRequest__Output } from '../../../gateway/video/v1/ResolveVideoContentRequest.js';
+import type { ResolveVideoContentResponse as _gateway_video_v1_ResolveVideoContentResponse, ResolveVideoContentResponse__Output as _gateway_video_v1_ResolveVideoContentResponse__Output } from '../../../gateway/video/v1/ResolveVideoContentResponse.js';
+
+/**
+ * Asynchronous video generation: jobs, provider adapters, task records and billing.
+ */
+export interface VideoServiceClient extends grpc.Client {
+  CreateVideo(argument: _gateway_video_v1_CreateVideoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
+  CreateVideo(argument: _gateway_video_v1_CreateVideoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
+  CreateVideo(argument: _gateway_video_v1_CreateVideoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
+  CreateVideo(argument: _gateway_video_v1_CreateVideoRequest, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
+  createVideo(argument: _gateway_video_v1_CreateVideoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
+  createVideo(argument: _gateway_video_v1_CreateVideoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
+  createVideo(argument: _gateway_video_v1_CreateVideoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
+  createVideo(argument: _gateway_video_v1_CreateVideoRequest, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetVideo(argument: _gateway_video_v1_GetVideoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
+  GetVideo(argument: _gateway_video_v1_GetVideoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
+  GetVideo(argument: _gateway_video_v1_GetVideoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
+  GetVideo(argument: _gateway_video_v1_GetVideoRequest, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
+  getVideo(argument: _gateway_video_v1_GetVideoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
+  getVideo(argument: _gateway_video_v1_GetVideoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
+  getVideo(argument: _gateway_video_v1_GetVideoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
+  getVideo(argument: _gateway_video_v1_GetVideoRequest, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The video groups this deployment serves (a credential is configured).
+   */
+  ListModels(argument: _gateway_video_v1_ListModelsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  ListModels(argument: _gateway_video_v1_ListModelsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  ListModels(argument: _gateway_video_v1_ListModelsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  ListModels(argument: _gateway_video_v1_ListModelsRequest, callback: grpc.requestCallback<_gateway_video_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The video groups this deployment serves (a credential is configured).
+   */
+  listModels(argument: _gateway_video_v1_ListModelsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  listModels(argument: _gateway_video_v1_ListModelsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  listModels(argument: _gateway_video_v1_ListModelsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  listModels(argument: _gateway_video_v1_ListModelsRequest, callback: grpc.requestCallback<_gateway_video_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Resolves where the finished clip can be fetched; the address stays inside the gateway.
+   */
+  ResolveVideoContent(argument: _gateway_video_v1_ResolveVideoContentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ResolveVideoContentResponse__Output>): grpc.ClientUnaryCall;
+  ResolveVideoContent(argument: _gateway_video_v1_ResolveVideoContentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_ResolveVideoContentResponse__Output>): grpc.ClientUnaryCall;
+  ResolveVideoContent(argument: _gateway_video_v1_ResolveVideoContentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ResolveVideoContentResponse__Output>): grpc.ClientUnaryCall;
+  ResolveVideoContent(argument: _gateway_video_v1_ResolveVideoContentRequest, callback: grpc.requestCallback<_gateway_video_v1_ResolveVideoContentResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Resolves where the finished clip can be fetched; the address stays inside the gateway.
+   */
+  resolveVideoContent(argument: _gateway_video_v1_ResolveVideoContentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ResolveVideoContentResponse__Output>): grpc.ClientUnaryCall;
+  resolveVideoContent(argument: _gateway_video_v1_ResolveVideoContentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_ResolveVideoContentResponse__Output>): grpc.ClientUnaryCall;
+  resolveVideoContent(argument: _gateway_video_v1_ResolveVideoContentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ResolveVideoContentResponse__Output>): grpc.ClientUnaryCall;
+  resolveVideoContent(argument: _gateway_video_v1_ResolveVideoContentRequest, callback: grpc.requestCallback<_gateway_video_v1_ResolveVideoContentResponse__Output>): grpc.ClientUnaryCall;
+  
+}
+
+/**
+ * Asynchronous video generation: jobs, provider adapters, task records and billing.
+ */
+export interface VideoServiceHandlers extends grpc.UntypedServiceImplementation {
+  CreateVideo: grpc.handleUnaryCall<_gateway_video_v1_CreateVideoRequest__Output, _gateway_video_v1_CreateVideoResponse>;
+  
+  GetVideo: grpc.handleUnaryCall<_gateway_video_v1_GetVideoRequest__Output, _gateway_video_v1_GetVideoResponse>;
+  
+  /**
+   * The video groups this deployment serves (a credential is configured).
+   */
+  ListModels: grpc.handleUnaryCall<_gateway_video_v1_ListModelsRequest__Output, _gateway_video_v1_ListModelsResponse>;
+  
+  /**
+   * Resolves where the finished clip can be fetched; the address stays inside the gateway.
+   */
+  ResolveVideoContent: grpc.handleUnaryCall<_gateway_video_v1_ResolveVideoContentRequest__Output, _gateway_video_v1_ResolveVideoContentResponse>;
+  
+}
+
+export interface VideoServiceDefinition extends grpc.ServiceDefinition {
+  CreateVideo: MethodDefinition<_gateway_video_v1_CreateVideoRequest, _gateway_video_v1_CreateVideoResponse, _gateway_video_v1_CreateVideoRequest__Output, _gateway_video_v1_CreateVideoResponse__Output>
+  GetVideo: MethodDefinition<_gateway_video_v1_GetVideoRequest, _gateway_video_v1_GetVideoResponse, _gateway_video_v1_GetVideoRequest__Output, _gateway_video_v1_GetVideoResponse__Output>
+  ListModels: MethodDefinition<_gateway_video_v1_ListModelsRequest, _gateway_video_v1_ListModelsResponse, _gateway_video_v1_ListModelsRequest__Output, _gateway_video_v1_ListModelsResponse__Output>
+  ResolveVideoContent: MethodDefinition<_gateway_video_v1_ResolveVideoContentRequest, _gateway_video_v1_ResolveVideoContentResponse, _gateway_video_v1_ResolveVideoContentRequest__Output, _gateway_video_v1_ResolveVideoContentResponse__Output>
+}

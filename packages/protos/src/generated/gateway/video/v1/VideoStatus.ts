@@ -1,0 +1,26 @@
+// Original file: proto/gateway/video/v1/video.proto
+
+export const VideoStatus = {
+  VIDEO_STATUS_UNSPECIFIED: 'VIDEO_STATUS_UNSPECIFIED',
+  VIDEO_STATUS_QUEUED: 'VIDEO_STATUS_QUEUED',
+  VIDEO_STATUS_IN_PROGRESS: 'VIDEO_STATUS_IN_PROGRESS',
+  VIDEO_STATUS_COMPLETED: 'VIDEO_STATUS_COMPLETED',
+  VIDEO_STATUS_FAILED: 'VIDEO_STATUS_FAILED',
+  VIDEO_STATUS_CANCELLED: 'VIDEO_STATUS_CANCELLED',
+} as const;
+
+export type VideoStatus =
+  | 'VIDEO_STATUS_UNSPECIFIED'
+  | 0
+  | 'VIDEO_STATUS_QUEUED'
+  | 1
+  | 'VIDEO_STATUS_IN_PROGRESS'
+  | 2
+  | 'VIDEO_STATUS_COMPLETED'
+  | 3
+  | 'VIDEO_STATUS_FAILED'
+  | 4
+  | 'VIDEO_STATUS_CANCELLED'
+  | 5
+
+export type VideoStatus__Output = typeof VideoStatus[keyof typeof VideoStatus]

@@ -1,0 +1,47 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { ModelGroup as _gateway_common_v1_ModelGroup, ModelGroup__Output as _gateway_common_v1_ModelGroup__Output } from './gateway/common/v1/ModelGroup.js';
+import type { CreateVideoRequest as _gateway_video_v1_CreateVideoRequest, CreateVideoRequest__Output as _gateway_video_v1_CreateVideoRequest__Output } from './gateway/video/v1/CreateVideoRequest.js';
+import type { CreateVideoResponse as _gateway_video_v1_CreateVideoResponse, CreateVideoResponse__Output as _gateway_video_v1_CreateVideoResponse__Output } from './gateway/video/v1/CreateVideoResponse.js';
+import type { GetVideoRequest as _gateway_video_v1_GetVideoRequest, GetVideoRequest__Output as _gateway_video_v1_GetVideoRequest__Output } from './gateway/video/v1/GetVideoRequest.js';
+import type { GetVideoResponse as _gateway_video_v1_GetVideoResponse, GetVideoResponse__Output as _gateway_video_v1_GetVideoResponse__Output } from './gateway/video/v1/GetVideoResponse.js';
+import type { ListModelsRequest as _gateway_video_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_video_v1_ListModelsRequest__Output } from './gateway/video/v1/ListModelsRequest.js';
+import type { ListModelsResponse as _gateway_video_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_video_v1_ListModelsResponse__Output } from './gateway/video/v1/ListModelsResponse.js';
+import type { ResolveVideoContentRequest as _gateway_video_v1_ResolveVideoContentRequest, ResolveVideoContentRequest__Output as _gateway_video_v1_ResolveVideoContentRequest__Output } from './gateway/video/v1/ResolveVideoContentRequest.js';
+import type { ResolveVideoContentResponse as _gateway_video_v1_ResolveVideoContentResponse, ResolveVideoContentResponse__Output as _gateway_video_v1_ResolveVideoContentResponse__Output } from './gateway/video/v1/ResolveVideoContentResponse.js';
+import type { VideoJob as _gateway_video_v1_VideoJob, VideoJob__Output as _gateway_video_v1_VideoJob__Output } from './gateway/video/v1/VideoJob.js';
+import type { VideoServiceClient as _gateway_video_v1_VideoServiceClient, VideoServiceDefinition as _gateway_video_v1_VideoServiceDefinition } from './gateway/video/v1/VideoService.js';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  gateway: {
+    common: {
+      v1: {
+        ModelGroup: MessageTypeDefinition<_gateway_common_v1_ModelGroup, _gateway_common_v1_ModelGroup__Output>
+      }
+    }
+    video: {
+      v1: {
+        CreateVideoRequest: MessageTypeDefinition<_gateway_video_v1_CreateVideoRequest, _gateway_video_v1_CreateVideoRequest__Output>
+        CreateVideoResponse: MessageTypeDefinition<_gateway_video_v1_CreateVideoResponse, _gateway_video_v1_CreateVideoResponse__Output>
+        GetVideoRequest: MessageTypeDefinition<_gateway_video_v1_GetVideoRequest, _gateway_video_v1_GetVideoRequest__Output>
+        GetVideoResponse: MessageTypeDefinition<_gateway_video_v1_GetVideoResponse, _gateway_video_v1_GetVideoResponse__Output>
+        ListModelsRequest: MessageTypeDefinition<_gateway_video_v1_ListModelsRequest, _gateway_video_v1_ListModelsRequest__Output>
+        ListModelsResponse: MessageTypeDefinition<_gateway_video_v1_ListModelsResponse, _gateway_video_v1_ListModelsResponse__Output>
+        ResolveVideoContentRequest: MessageTypeDefinition<_gateway_video_v1_ResolveVideoContentRequest, _gateway_video_v1_ResolveVideoContentRequest__Output>
+        ResolveVideoContentResponse: MessageTypeDefinition<_gateway_video_v1_ResolveVideoContentResponse, _gateway_video_v1_ResolveVideoContentResponse__Output>
+        VideoJob: MessageTypeDefinition<_gateway_video_v1_VideoJob, _gateway_video_v1_VideoJob__Output>
+        /**
+         * Asynchronous video generation: jobs, provider adapters, task records and billing.
+         */
+        VideoService: SubtypeConstructor<typeof grpc.Client, _gateway_video_v1_VideoServiceClient> & { service: _gateway_video_v1_VideoServiceDefinition }
+        VideoStatus: EnumTypeDefinition
+      }
+    }
+  }
+}
+

@@ -1,0 +1,60 @@
+// The gRPC contracts, loaded once with the options in loader-options.json; the generated types
+// under ./generated come from the same options (scripts/gen-protos.mjs), so they match what
+// grpc-js really hands to handlers and callbacks.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { ProtoGrpcType as AccountingProto } from './generated/accounting.js';
+import type { ProtoGrpcType as ChatProto } from './generated/chat.js';
+import type { ProtoGrpcType as HealthProto } from './generated/health.js';
+import type { ProtoGrpcType as VideoProto } from './generated/video.js';
+
+const require = createRequire(import.meta.url);
+
+interface LoaderOptionsJson {
+  keepCase: boolean;
+  longs: 'Number' | 'String';
+  enums: 'String';
+  defaults: boolean;
+  oneofs: boolean;
+}
+
+const optionsJson = require('../loader-options.json') as LoaderOptionsJson;
+const protoFiles = require('../proto-files.json') as string[];
+
+/** The proto-loader options, with the JSON names turned into the constructors grpc-js expects. */
+export const loaderOptions: protoLoader.Options = {
+  keepCase: optionsJson.keepCase,
+  longs: optionsJson.longs === 'Number' ? Number : String,
+  enums: String,
+  defaults: optionsJson.defaults,
+  oneofs: optionsJson.oneofs,
+  includeDirs: [fileURLToPath(new URL('../../../proto/', import.meta.url))],
+};
+
+type AllProtos = AccountingProto & ChatProto & VideoProto & HealthProto;
+
+let loaded: AllProtos | undefined;
+
+/** Every service and message of the gateway's contracts (loaded on first use, then cached). */
+export function protos(): AllProtos {
+  if (!loaded) {
+    const definition = protoLoader.loadSync(protoFiles, loaderOptions);
+    loaded = grpc.loadPackageDefinition(definition) as unknown as AllProtos;
+  }
+  return loaded;
+}
+
+export type { AccountingServiceClient, AccountingServiceHandlers } from './generated/gateway/accounting/v1/AccountingService.js';
+export type { ChatServiceClient, ChatServiceHandlers } from './generated/gateway/chat/v1/ChatService.js';
+export type { VideoServiceClient, VideoServiceHandlers } from './generated/gateway/video/v1/VideoService.js';
+export type { HealthClient, HealthHandlers } from './generated/grpc/health/v1/Health.js';
+export type { HealthCheckResponse__Output } from './generated/grpc/health/v1/HealthCheckResponse.js';
+export type { ModelGroup, ModelGroup__Output } from './generated/gateway/common/v1/ModelGroup.js';
+export type { Key, Key__Output } from './generated/gateway/accounting/v1/Key.js';
+export type { GroupUsage, GroupUsage__Output } from './generated/gateway/accounting/v1/GroupUsage.js';
+export type { GetUsageResponse, GetUsageResponse__Output } from './generated/gateway/accounting/v1/GetUsageResponse.js';
+export type { VideoJob, VideoJob__Output } from './generated/gateway/video/v1/VideoJob.js';
+export { VideoStatus } from './generated/gateway/video/v1/VideoStatus.js';
+export type { VideoStatus__Output } from './generated/gateway/video/v1/VideoStatus.js';

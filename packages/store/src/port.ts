@@ -1,0 +1,76 @@
+// The store port: the small Mongo-style document API the services use. Both adapters (MongoDB
+// and the embedded file-backed store) implement exactly this, and one contract suite
+// (test/contract.ts) holds them to it.
+
+/** Every stored document has a string `_id` chosen by the caller. */
+export interface Doc {
+  _id: string;
+}
+
+/**
+ * Query filter in MongoDB syntax, limited to what both adapters support: equality on (dotted)
+ * fields and the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists, plus $or / $and.
+ */
+export type Filter = Readonly<Record<string, unknown>>;
+
+/** Update in MongoDB syntax, limited to $set, $inc, $unset and $setOnInsert-free upserts. */
+export interface Update {
+  $set?: Readonly<Record<string, unknown>>;
+  $inc?: Readonly<Record<string, number>>;
+  $unset?: Readonly<Record<string, true | ''>>;
+}
+
+export interface IndexSpec {
+  field: string;
+  unique?: boolean;
+  /** TTL: the field holds a Date; documents are removed this many seconds after it. */
+  expireAfterSeconds?: number;
+}
+
+export interface FindOptions {
+  sort?: Readonly<Record<string, 1 | -1>>;
+  limit?: number;
+}
+
+export interface UpdateOptions {
+  /** Insert when nothing matches: the filter's equality fields plus the update. */
+  upsert?: boolean;
+}
+
+export interface Collection<T extends Doc> {
+  /** Fails with StoreError `duplicate_key` when `_id` or a unique field is taken. */
+  insertOne(doc: T): Promise<void>;
+  findOne(filter: Filter): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  /** Updates at most one document; resolves to whether one matched (or was upserted). */
+  updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<boolean>;
+  /** Atomically updates one matching document and returns it as it is after the update. */
+  findOneAndUpdate(filter: Filter, update: Update, options?: UpdateOptions): Promise<T | null>;
+  deleteMany(filter: Filter): Promise<number>;
+  countDocuments(filter: Filter): Promise<number>;
+}
+
+export interface DocumentStore {
+  readonly kind: 'embedded' | 'mongodb';
+  /** Opens (creating when needed) a collection and its indexes. */
+  collection<T extends Doc>(name: string, indexes?: readonly IndexSpec[]): Promise<Collection<T>>;
+  /** Resolves while the store can serve requests; rejects with StoreError `unavailable` otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type StoreErrorCode = 'duplicate_key' | 'unavailable';
+
+export class StoreError extends Error {
+  override readonly name = 'StoreError';
+  readonly code: StoreErrorCode;
+
+  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export function isDuplicateKey(error: unknown): boolean {
+  return error instanceof StoreError && error.code === 'duplicate_key';
+}
