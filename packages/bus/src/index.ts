@@ -1,0 +1,3 @@
+export * from './port.js';
+export * from './events.js';
+export { InProcessBus, type InProcessBusOptions } from './in-process.js';

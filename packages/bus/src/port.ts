@@ -1,0 +1,50 @@
+// The bus port. Two kinds of traffic cross it:
+// - events that must not be lost (spend): published with an idempotency id, consumed by a
+//   durable named consumer that gets every event until its handler succeeds;
+// - broadcasts (key changes): every live subscriber gets them, nobody replays them.
+// Adapters: in-process (embedded mode) and NATS JetStream (multi-process mode).
+
+export interface BusEvent<T> {
+  subject: string;
+  /** Idempotency id: the same id published twice within the duplicate window is one event. */
+  id: string;
+  data: T;
+}
+
+export type EventHandler<T> = (event: BusEvent<T>) => Promise<void>;
+export type BroadcastHandler<T> = (data: T, subject: string) => void;
+
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+export interface Bus {
+  readonly kind: 'in-process' | 'nats';
+  /** Resolves once the bus has accepted the event; a repeated id is accepted and dropped. */
+  publish<T>(subject: string, id: string, data: T): Promise<void>;
+  /**
+   * A durable consumer: events on subjects matching `filter` (NATS wildcards `*` and `>`) are
+   * handed to `handler` one at a time and redelivered until it resolves, including those
+   * published before the consumer started.
+   */
+  consume<T>(filter: string, durableName: string, handler: EventHandler<T>): Promise<Subscription>;
+  /** Fire-and-forget to every live subscriber. */
+  broadcast<T>(subject: string, data: T): Promise<void>;
+  subscribe<T>(filter: string, handler: BroadcastHandler<T>): Promise<Subscription>;
+  /** Resolves while the bus is connected. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** NATS subject matching: tokens split on ".", `*` matches one token, `>` the rest (one or more). */
+export function subjectMatches(filter: string, subject: string): boolean {
+  const f = filter.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < f.length; i += 1) {
+    const token = f[i];
+    if (token === '>') return s.length > i;
+    if (i >= s.length) return false;
+    if (token !== '*' && token !== s[i]) return false;
+  }
+  return f.length === s.length;
+}

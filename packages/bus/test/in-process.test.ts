@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { InProcessBus, subjectMatches, type BusEvent } from '../src/index.js';
+
+const until = async (check: () => boolean, ms = 2000) => {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+};
+
+describe('subjectMatches', () => {
+  it('follows NATS wildcards', () => {
+    expect(subjectMatches('spend.v1.>', 'spend.v1.chat')).toBe(true);
+    expect(subjectMatches('spend.v1.>', 'spend.v1')).toBe(false);
+    expect(subjectMatches('spend.*.chat', 'spend.v1.chat')).toBe(true);
+    expect(subjectMatches('spend.*', 'spend.v1.chat')).toBe(false);
+    expect(subjectMatches('keys.v1.changed', 'keys.v1.changed')).toBe(true);
+    expect(subjectMatches('keys.v1.changed', 'keys.v1.changed.x')).toBe(false);
+  });
+});
+
+describe('InProcessBus', () => {
+  it('delivers durable events once per id, including those published before the consumer', async () => {
+    const bus = new InProcessBus();
+    await bus.publish('spend.v1.chat', 'e1', { n: 1 });
+    await bus.publish('spend.v1.chat', 'e1', { n: 1 });
+    const seen: BusEvent<{ n: number }>[] = [];
+    await bus.consume<{ n: number }>('spend.v1.>', 'accounting', async (event) => { seen.push(event); });
+    await bus.publish('spend.v1.video', 'e2', { n: 2 });
+    await until(() => seen.length === 2);
+    expect(seen.map((e) => [e.subject, e.id, e.data.n])).toEqual([['spend.v1.chat', 'e1', 1], ['spend.v1.video', 'e2', 2]]);
+    await bus.close();
+  });
+
+  it('redelivers an event until its handler succeeds, in order', async () => {
+    const bus = new InProcessBus({ retryDelayMs: 1 });
+    let failures = 2;
+    const applied: string[] = [];
+    await bus.consume('spend.v1.>', 'accounting', async (event) => {
+      if (event.id === 'a' && failures > 0) {
+        failures -= 1;
+        throw new Error('store down');
+      }
+      applied.push(event.id);
+    });
+    await bus.publish('spend.v1.chat', 'a', {});
+    await bus.publish('spend.v1.chat', 'b', {});
+    await until(() => applied.length === 2);
+    expect(applied).toEqual(['a', 'b']);
+    await bus.close();
+  });
+
+  it('broadcasts to live subscribers only, and a closed subscription hears nothing', async () => {
+    const bus = new InProcessBus();
+    await bus.broadcast('keys.v1.changed', { key_id: 'early' });
+    const heard: string[] = [];
+    const sub = await bus.subscribe<{ key_id: string }>('keys.v1.changed', (data) => heard.push(data.key_id));
+    await bus.broadcast('keys.v1.changed', { key_id: 'k1' });
+    await sub.close();
+    await bus.broadcast('keys.v1.changed', { key_id: 'k2' });
+    expect(heard).toEqual(['k1']);
+    await bus.close();
+    await expect(bus.ping()).rejects.toThrow();
+  });
+});

@@ -1,0 +1,66 @@
+import { startAccounting } from '@gateway/accounting';
+import { InProcessBus, type Bus } from '@gateway/bus';
+import { startChat } from '@gateway/chat';
+import type { Env, GatewayConfig } from '@gateway/config';
+import { startEdge } from '@gateway/edge';
+import type { Logger } from '@gateway/logging';
+import { borrowed, dataDir, DEFAULT_PORTS, type RunningService } from '@gateway/runtime';
+import { openStore, type DocumentStore } from '@gateway/store';
+import { startVideo } from '@gateway/video';
+
+export interface GatewayOptions {
+  config: GatewayConfig;
+  logger: Logger;
+  env: Env;
+}
+
+export interface RunningGateway {
+  /** The edge's base URL, e.g. http://127.0.0.1:4000 */
+  url: string;
+  edge: RunningService;
+  accounting: RunningService;
+  chat: RunningService;
+  video: RunningService;
+  store: DocumentStore;
+  bus: Bus;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole gateway in one process: the three services on loopback gRPC ports of their own,
+ * the edge in front, one store (embedded unless MONGODB_URI) and the in-process bus.
+ */
+export async function startGateway({ config, logger, env }: GatewayOptions): Promise<RunningGateway> {
+  const store = await openStore({ mongodbUri: env.MONGODB_URI, dataDir: dataDir(env) });
+  const bus = new InProcessBus({ logger: logger.child({ component: 'bus' }) });
+  const started: RunningService[] = [];
+  const closeAll = async () => {
+    for (const service of started.reverse()) await service.close();
+    await bus.close();
+    await store.close();
+  };
+  try {
+    const shared = { config, bus, env };
+    const accounting = await startAccounting({ ...shared, store: borrowed(store), logger: logger.child({ service: 'accounting' }), listen: '127.0.0.1:0' });
+    started.push(accounting);
+    const chat = await startChat({ ...shared, logger: logger.child({ service: 'chat' }), listen: '127.0.0.1:0' });
+    started.push(chat);
+    const video = await startVideo({ ...shared, store: borrowed(store), logger: logger.child({ service: 'video' }), listen: '127.0.0.1:0' });
+    started.push(video);
+    const host = env.HOST ?? '127.0.0.1';
+    const edge = await startEdge({
+      config, bus,
+      logger: logger.child({ service: 'edge' }),
+      adminToken: env.ADMIN_TOKEN || undefined,
+      host,
+      port: Number(env.PORT ?? DEFAULT_PORTS.edge),
+      services: { accounting: accounting.address, chat: chat.address, video: video.address },
+    });
+    started.push(edge);
+    const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    return { url: `http://${urlHost}:${edge.port}`, edge, accounting, chat, video, store, bus, close: closeAll };
+  } catch (error) {
+    await closeAll().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,86 @@
+import * as grpc from '@grpc/grpc-js';
+import { protos, type HealthCheckResponse__Output, type HealthClient } from '@gateway/protos';
+import { fromServiceError, isServiceError } from './errors.js';
+import { channelOptions, REQUEST_ID_KEY } from './options.js';
+
+export const DEFAULT_DEADLINE_MS = 5000;
+/** Attempts after the first, only for UNAVAILABLE (the call never reached a handler). */
+export const DEFAULT_RETRIES = 2;
+const RETRY_BACKOFF_MS = 25;
+
+export interface CallContext {
+  requestId?: string | undefined;
+  /** Milliseconds from now; defaults to 5 s. */
+  deadlineMs?: number;
+  /** Retries on UNAVAILABLE; defaults to 2. Set 0 for calls that must not repeat. */
+  retries?: number;
+}
+
+// A generated client method is overloaded; conditional types see its last overload,
+// `(argument, callback)`, which is enough to read the request and response types off it.
+type AnyUnaryMethod = (...args: never[]) => grpc.ClientUnaryCall;
+export type RequestOf<M> = M extends (argument: infer Req, callback: grpc.requestCallback<infer _Res>) => grpc.ClientUnaryCall ? Req : never;
+export type ResponseOf<M> = M extends (argument: never, callback: grpc.requestCallback<infer Res>) => grpc.ClientUnaryCall ? Res : never;
+type FullUnaryMethod = (
+  argument: unknown, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<unknown>,
+) => grpc.ClientUnaryCall;
+
+export function callMetadata(context: CallContext): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  if (context.requestId) metadata.set(REQUEST_ID_KEY, context.requestId);
+  return metadata;
+}
+
+/**
+ * One unary call with a deadline and the request id in metadata, retried only on UNAVAILABLE
+ * while the deadline allows; failures arrive as GatewayError.
+ */
+export async function unary<M extends AnyUnaryMethod>(
+  client: grpc.Client, method: M, request: RequestOf<M>, context: CallContext = {},
+): Promise<ResponseOf<M>> {
+  const deadline = Date.now() + (context.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  const metadata = callMetadata(context);
+  let retries = context.retries ?? DEFAULT_RETRIES;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await new Promise<ResponseOf<M>>((resolve, reject) => {
+        (method as unknown as FullUnaryMethod).call(client, request, metadata, { deadline }, (error, response) => {
+          if (error) reject(error);
+          else resolve(response as ResponseOf<M>);
+        });
+      });
+    } catch (error) {
+      const backoff = RETRY_BACKOFF_MS * 2 ** attempt;
+      if (isServiceError(error) && error.code === grpc.status.UNAVAILABLE && retries > 0 && Date.now() + backoff < deadline) {
+        retries -= 1;
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+        continue;
+      }
+      throw isServiceError(error) ? fromServiceError(error) : error;
+    }
+  }
+}
+
+/** Builds a client for one of the contracts' services, with the gateway's channel options. */
+export function createClient<C extends grpc.Client>(
+  ctor: new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => C,
+  address: string,
+): C {
+  return new ctor(address, grpc.credentials.createInsecure(), channelOptions);
+}
+
+export type HealthStatus = 'SERVING' | 'NOT_SERVING' | 'UNREACHABLE';
+
+/** Asks a service's grpc.health.v1 whether it serves; never throws. */
+export async function checkHealth(client: HealthClient, service = '', deadlineMs = 1000): Promise<HealthStatus> {
+  try {
+    const response: HealthCheckResponse__Output = await unary(client, client.Check, { service }, { deadlineMs, retries: 0 });
+    return response.status === 'SERVING' ? 'SERVING' : 'NOT_SERVING';
+  } catch {
+    return 'UNREACHABLE';
+  }
+}
+
+export function createHealthClient(address: string): HealthClient {
+  return createClient(protos().grpc.health.v1.Health, address);
+}

@@ -1,0 +1,44 @@
+import * as grpc from '@grpc/grpc-js';
+import { codeForGrpcStatus, GatewayError, isErrorCode } from '@gateway/errors';
+
+// How a GatewayError crosses a gRPC hop: the status from the catalog, and the stable code, the
+// field at fault and Retry-After in trailing metadata, so the edge answers exactly as the
+// service that failed meant it.
+
+const CODE = 'gateway-error-code';
+const PARAM = 'gateway-error-param';
+const RETRY_AFTER = 'gateway-retry-after';
+
+export function toServiceError(error: GatewayError): Partial<grpc.StatusObject> {
+  const metadata = new grpc.Metadata();
+  metadata.set(CODE, error.code);
+  if (error.param !== undefined) metadata.set(PARAM, error.param);
+  if (error.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER, String(error.retryAfterSeconds));
+  return { code: error.spec.grpc, details: error.message, metadata };
+}
+
+function first(metadata: grpc.Metadata | undefined, key: string): string | undefined {
+  const value = metadata?.get(key)[0];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A failed call as a GatewayError; transport failures without a gateway code map by status. */
+export function fromServiceError(error: grpc.ServiceError): GatewayError {
+  const code = first(error.metadata, CODE);
+  if (code !== undefined && isErrorCode(code)) {
+    const retryAfter = first(error.metadata, RETRY_AFTER);
+    return new GatewayError(code, {
+      message: error.details,
+      param: first(error.metadata, PARAM),
+      retryAfterSeconds: retryAfter === undefined ? undefined : Number(retryAfter),
+      cause: error,
+    });
+  }
+  const mapped = codeForGrpcStatus(error.code);
+  // Internal and transport details stay in the cause, out of the caller's message.
+  return new GatewayError(mapped === 'upstream_timeout' ? 'service_unavailable' : mapped, { cause: error });
+}
+
+export function isServiceError(value: unknown): value is grpc.ServiceError {
+  return value instanceof Error && typeof (value as Partial<grpc.ServiceError>).code === 'number' && 'metadata' in value;
+}

@@ -1,0 +1,15 @@
+import type { ChannelOptions } from '@grpc/grpc-js';
+
+/** Large enough for a chat request carrying images at the edge's body limit. */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+export const channelOptions: ChannelOptions = {
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+  'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.keepalive_timeout_ms': 10_000,
+  'grpc.keepalive_permit_without_calls': 1,
+};
+
+/** Metadata key carrying the edge's request id through every hop. */
+export const REQUEST_ID_KEY = 'x-request-id';

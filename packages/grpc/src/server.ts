@@ -1,0 +1,185 @@
+import * as grpc from '@grpc/grpc-js';
+import { asGatewayError } from '@gateway/errors';
+import type { Logger } from '@gateway/logging';
+import { protos, type HealthHandlers } from '@gateway/protos';
+import { toServiceError } from './errors.js';
+import { channelOptions, REQUEST_ID_KEY } from './options.js';
+
+/** A dependency probe: resolves while the dependency is usable. */
+export type ReadinessCheck = () => Promise<void>;
+
+export interface GrpcServerOptions {
+  logger: Logger;
+  /** Named probes; the service reports NOT_SERVING while any rejects. */
+  checks?: Readonly<Record<string, ReadinessCheck>>;
+  /** How long in-flight calls may run on close before they are cut. */
+  shutdownGraceMs?: number;
+}
+
+/** What a handler knows about its call. */
+export interface CallInfo {
+  requestId: string | undefined;
+  metadata: grpc.Metadata;
+  /** Aborted when the caller cancels or the deadline passes. */
+  signal: AbortSignal;
+}
+
+export function requestIdOf(metadata: grpc.Metadata): string | undefined {
+  const value = metadata.get(REQUEST_ID_KEY)[0];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function callSignal(call: { once(event: 'cancelled', listener: () => void): unknown }): AbortSignal {
+  const controller = new AbortController();
+  call.once('cancelled', () => controller.abort());
+  return controller.signal;
+}
+
+/**
+ * A gRPC server with the gateway's conventions: async handlers whose GatewayErrors become
+ * statuses with the stable code in trailing metadata, grpc.health.v1 backed by dependency
+ * probes, and a bounded graceful shutdown.
+ */
+export class GrpcServer {
+  readonly #server = new grpc.Server(channelOptions);
+  readonly #logger: Logger;
+  readonly #checks: Readonly<Record<string, ReadinessCheck>>;
+  readonly #serviceNames = new Set<string>(['']);
+  readonly #shutdownGraceMs: number;
+  #draining = false;
+
+  constructor(options: GrpcServerOptions) {
+    this.#logger = options.logger;
+    this.#checks = options.checks ?? {};
+    this.#shutdownGraceMs = options.shutdownGraceMs ?? 10_000;
+    this.#server.addService(protos().grpc.health.v1.Health.service, this.#healthHandlers());
+  }
+
+  /**
+   * Registers a service; `name` (its full proto name) becomes a health-checkable service. Methods
+   * without a handler answer UNIMPLEMENTED (grpc-js's default).
+   */
+  addService(name: string, definition: grpc.ServiceDefinition, handlers: Readonly<Record<string, grpc.UntypedHandleCall | undefined>>): void {
+    this.#serviceNames.add(name);
+    const implemented: grpc.UntypedServiceImplementation = {};
+    for (const [method, handler] of Object.entries(handlers)) if (handler) implemented[method] = handler;
+    this.#server.addService(definition, implemented);
+  }
+
+  /** Wraps an async function as a unary handler. */
+  unary<Req, Res>(name: string, handler: (request: Req, call: CallInfo) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+    return (call, callback) => {
+      const info: CallInfo = { requestId: requestIdOf(call.metadata), metadata: call.metadata, signal: callSignal(call) };
+      handler(call.request, info).then(
+        (response) => callback(null, response),
+        (error: unknown) => callback(this.#failure(name, error, info.requestId)),
+      );
+    };
+  }
+
+  /** Wraps an async function that writes messages as a server-streaming handler. */
+  serverStream<Req, Res>(
+    name: string, handler: (request: Req, write: (message: Res) => boolean, call: CallInfo) => Promise<void>,
+  ): grpc.handleServerStreamingCall<Req, Res> {
+    return (call) => {
+      const info: CallInfo = { requestId: requestIdOf(call.metadata), metadata: call.metadata, signal: callSignal(call) };
+      handler(call.request, (message) => call.write(message), info).then(
+        () => call.end(),
+        (error: unknown) => call.destroy(Object.assign(new Error(), this.#failure(name, error, info.requestId)) as Error),
+      );
+    };
+  }
+
+  #failure(name: string, error: unknown, requestId: string | undefined): Partial<grpc.StatusObject> {
+    const gatewayError = asGatewayError(error);
+    if (gatewayError.code === 'internal_error') {
+      this.#logger.error({ err: error, rpc: name, requestId }, 'rpc failed');
+    } else {
+      this.#logger.debug({ code: gatewayError.code, rpc: name, requestId }, 'rpc answered with an error');
+    }
+    return toServiceError(gatewayError);
+  }
+
+  /** Binds and starts; `address` is host:port (port 0 picks a free one). Resolves to the port. */
+  async listen(address: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.#server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, port) => {
+        if (error) reject(error);
+        else resolve(port);
+      });
+    });
+  }
+
+  /** Health turns NOT_SERVING at once; in-flight calls get the grace period, then are cut. */
+  async close(): Promise<void> {
+    this.#draining = true;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#server.forceShutdown();
+        resolve();
+      }, this.#shutdownGraceMs);
+      timer.unref();
+      this.#server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Runs every probe; names those that fail. */
+  async failingChecks(): Promise<string[]> {
+    if (this.#draining) return ['shutting_down'];
+    const names = Object.keys(this.#checks);
+    const results = await Promise.allSettled(names.map((name) => withTimeout(this.#checks[name] as ReadinessCheck, 1500)));
+    return names.filter((_, i) => results[i]?.status === 'rejected');
+  }
+
+  #healthHandlers(): HealthHandlers {
+    const statusFor = async (service: string) => {
+      if (!this.#serviceNames.has(service)) return undefined;
+      return (await this.failingChecks()).length === 0 ? 'SERVING' as const : 'NOT_SERVING' as const;
+    };
+    return {
+      Check: (call, callback) => {
+        statusFor(call.request.service).then((status) => {
+          if (status === undefined) callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
+          else callback(null, { status });
+        }, (error: unknown) => callback({ code: grpc.status.INTERNAL, details: String(error) }));
+      },
+      Watch: (call) => {
+        // Sends the status now and again whenever it changes, until the caller goes away.
+        let last: string | undefined;
+        let stopped = false;
+        const tick = async () => {
+          if (stopped) return;
+          const status = (await statusFor(call.request.service).catch(() => 'NOT_SERVING' as const)) ?? 'SERVICE_UNKNOWN';
+          if (status !== last) {
+            last = status;
+            call.write({ status });
+          }
+        };
+        const timer = setInterval(() => void tick(), 1000);
+        timer.unref();
+        call.on('cancelled', () => {
+          stopped = true;
+          clearInterval(timer);
+        });
+        void tick();
+      },
+    };
+  }
+}
+
+async function withTimeout(check: ReadinessCheck, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('probe timed out')), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,98 @@
+import { KEYS_CHANGED_SUBJECT, SPEND_SUBJECTS, type KeyChangedEvent, type SpendEvent, type Subscription } from '@gateway/bus';
+import { GrpcServer } from '@gateway/grpc';
+import { protos, type AccountingServiceHandlers, type Key } from '@gateway/protos';
+import type { ServiceDeps } from '@gateway/runtime';
+import type { DocumentStore } from '@gateway/store';
+import { KeyRepository, type KeyRecord } from './domain/keys.js';
+import { Ledger } from './domain/ledger.js';
+
+export interface AccountingDeps extends ServiceDeps {
+  store: DocumentStore;
+}
+
+export interface AccountingApp {
+  server: GrpcServer;
+  keys: KeyRepository;
+  ledger: Ledger;
+  /** Stops consuming events (the server and store are closed by their owner). */
+  stop(): Promise<void>;
+}
+
+/** The durable consumer name: every accounting replica shares it, so each event is handled once. */
+export const SPEND_CONSUMER = 'accounting-spend';
+
+export function keyMessage(key: KeyRecord): Key {
+  return {
+    id: key._id,
+    name: key.name,
+    models: key.models,
+    budget_nano_usd: key.budget_nano_usd,
+    rpm: key.rpm,
+    created_at: key.created_at.getTime(),
+    revoked_at: key.revoked_at ? key.revoked_at.getTime() : 0,
+    hint: key.hint,
+  };
+}
+
+/** Wires the accounting domain to its gRPC handlers and the spend consumer. */
+export async function buildAccountingApp(deps: AccountingDeps): Promise<AccountingApp> {
+  const { store, bus, logger, config } = deps;
+  const keys = await KeyRepository.open(store, config);
+  const ledger = await Ledger.open(store, keys);
+  const server = new GrpcServer({ logger, checks: { store: () => store.ping(), bus: () => bus.ping() } });
+
+  const keyChanged = (key_id: string, change: KeyChangedEvent['change']) =>
+    bus.broadcast<KeyChangedEvent>(KEYS_CHANGED_SUBJECT, { key_id, change }).catch((error: unknown) => {
+      logger.warn({ err: error, keyId: key_id }, 'could not announce a key change; edges fall back to their cache expiry');
+    });
+
+  const handlers: AccountingServiceHandlers = {
+    AuthenticateKey: server.unary('AuthenticateKey', async (request: { key_hash: string }) => {
+      const key = await keys.authenticate(request.key_hash);
+      return { key: keyMessage(key), spent_nano_usd: key.spent_nano_usd };
+    }),
+    CreateKey: server.unary('CreateKey', async (request: { name: string; models: string[]; budget_nano_usd: number; rpm: number }) => {
+      const { key, secret } = await keys.create({
+        name: request.name, models: request.models, budgetNanoUsd: request.budget_nano_usd, rpm: request.rpm,
+      });
+      logger.info({ keyId: key._id, name: key.name }, 'key created');
+      await keyChanged(key._id, 'created');
+      return { key: keyMessage(key), secret };
+    }),
+    ListKeys: server.unary('ListKeys', async (request: { page_size: number; page_token: string }) => {
+      const page = await keys.list(request.page_size, request.page_token);
+      return { keys: page.keys.map(keyMessage), next_page_token: page.nextPageToken };
+    }),
+    GetKey: server.unary('GetKey', async (request: { key_id: string }) => {
+      const key = await keys.get(request.key_id);
+      return { key: keyMessage(key), spent_nano_usd: key.spent_nano_usd };
+    }),
+    RevokeKey: server.unary('RevokeKey', async (request: { key_id: string }) => {
+      const { key, changed } = await keys.revoke(request.key_id);
+      if (changed) {
+        logger.info({ keyId: key._id }, 'key revoked');
+        await keyChanged(key._id, 'revoked');
+      }
+      return { key: keyMessage(key) };
+    }),
+    GetUsage: server.unary('GetUsage', async (request: { key_id: string }) => {
+      const key = await keys.get(request.key_id);
+      const groups = await ledger.usageOf(key._id);
+      return {
+        key: keyMessage(key),
+        spent_nano_usd: key.spent_nano_usd,
+        reserved_nano_usd: key.reserved_nano_usd,
+        groups: groups.map((g) => ({ group: g.group, spent_nano_usd: g.spent_nano_usd, requests: g.requests })),
+        period_start: key.created_at.getTime(),
+      };
+    }),
+  };
+  server.addService('gateway.accounting.v1.AccountingService', protos().gateway.accounting.v1.AccountingService.service, handlers);
+
+  const consumer: Subscription = await bus.consume<SpendEvent>(SPEND_SUBJECTS, SPEND_CONSUMER, async (event) => {
+    const applied = await ledger.apply(event.data);
+    logger.debug({ eventId: event.id, keyId: event.data.key_id, applied }, 'spend event');
+  });
+
+  return { server, keys, ledger, stop: () => consumer.close() };
+}

@@ -1,0 +1,131 @@
+import { GatewayError } from '@gateway/errors';
+import { GroupIndex, type GatewayConfig } from '@gateway/config';
+import type { Collection, Doc, DocumentStore } from '@gateway/store';
+import { hashSecret, newKeyId, newSecret, sameHash, secretHint } from './secrets.js';
+
+/** A key as stored: never the secret, only its hash. */
+export interface KeyRecord extends Doc {
+  hash: string;
+  hint: string;
+  name: string;
+  /** Group ids, or ["*"]. */
+  models: string[];
+  budget_nano_usd: number;
+  /** 0: no limit. */
+  rpm: number;
+  created_at: Date;
+  revoked_at: Date | null;
+  spent_nano_usd: number;
+  reserved_nano_usd: number;
+}
+
+export interface NewKey {
+  name: string;
+  models: readonly string[];
+  budgetNanoUsd: number;
+  rpm: number;
+}
+
+export const ALL_MODELS = '*';
+export const KEYS_COLLECTION = 'accounting_keys';
+const MAX_NAME_LENGTH = 200;
+const MAX_PAGE_SIZE = 1000;
+const DEFAULT_PAGE_SIZE = 100;
+
+export function keyAllows(key: Pick<KeyRecord, 'models'>, groupId: string): boolean {
+  return key.models.includes(ALL_MODELS) || key.models.includes(groupId);
+}
+
+export class KeyRepository {
+  private constructor(private readonly keys: Collection<KeyRecord>, private readonly groups: GroupIndex) {}
+
+  static async open(store: DocumentStore, config: GatewayConfig): Promise<KeyRepository> {
+    const keys = await store.collection<KeyRecord>(KEYS_COLLECTION, [
+      { field: 'hash', unique: true },
+      { field: 'created_at' },
+    ]);
+    return new KeyRepository(keys, new GroupIndex(config.groups));
+  }
+
+  /** Creates a key and returns it with its secret, which exists nowhere else from now on. */
+  async create(input: NewKey, now = new Date()): Promise<{ key: KeyRecord; secret: string }> {
+    const name = input.name.trim();
+    if (name === '' || name.length > MAX_NAME_LENGTH) {
+      throw new GatewayError('invalid_request', { param: 'name', message: `name must be 1 to ${MAX_NAME_LENGTH} characters` });
+    }
+    const models = this.#resolveModels(input.models);
+    if (!Number.isSafeInteger(input.budgetNanoUsd) || input.budgetNanoUsd < 0) {
+      throw new GatewayError('invalid_request', { param: 'budget_usd', message: 'budget_usd must be a number >= 0' });
+    }
+    if (!Number.isInteger(input.rpm) || input.rpm < 0) {
+      throw new GatewayError('invalid_request', { param: 'rpm', message: 'rpm must be a whole number >= 1' });
+    }
+    const secret = newSecret();
+    const key: KeyRecord = {
+      _id: newKeyId(),
+      hash: hashSecret(secret),
+      hint: secretHint(secret),
+      name,
+      models,
+      budget_nano_usd: input.budgetNanoUsd,
+      rpm: input.rpm,
+      created_at: now,
+      revoked_at: null,
+      spent_nano_usd: 0,
+      reserved_nano_usd: 0,
+    };
+    await this.keys.insertOne(key);
+    return { key, secret };
+  }
+
+  /** The active key whose secret hashes to `hash`; revoked and unknown keys both fail alike. */
+  async authenticate(hash: string): Promise<KeyRecord> {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new GatewayError('invalid_api_key');
+    const key = await this.keys.findOne({ hash });
+    if (!key || !sameHash(key.hash, hash) || key.revoked_at !== null) throw new GatewayError('invalid_api_key');
+    return key;
+  }
+
+  async get(id: string): Promise<KeyRecord> {
+    const key = id ? await this.keys.findOne({ _id: id }) : null;
+    if (!key) throw new GatewayError('key_not_found');
+    return key;
+  }
+
+  /** Keys in creation order, a page at a time; the token is the last id of the previous page. */
+  async list(pageSize: number, pageToken: string): Promise<{ keys: KeyRecord[]; nextPageToken: string }> {
+    const limit = Math.min(pageSize > 0 ? pageSize : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const keys = await this.keys.find(pageToken ? { _id: { $gt: pageToken } } : {}, { sort: { _id: 1 }, limit: limit + 1 });
+    const page = keys.slice(0, limit);
+    return { keys: page, nextPageToken: keys.length > limit ? (page[page.length - 1]?._id ?? '') : '' };
+  }
+
+  /** Revokes once; revoking again returns the key as it is. */
+  async revoke(id: string, now = new Date()): Promise<{ key: KeyRecord; changed: boolean }> {
+    const revoked = await this.keys.findOneAndUpdate({ _id: id, revoked_at: null }, { $set: { revoked_at: now } });
+    if (revoked) return { key: revoked, changed: true };
+    return { key: await this.get(id), changed: false };
+  }
+
+  async addSpend(id: string, nanoUsd: number): Promise<void> {
+    await this.keys.updateOne({ _id: id }, { $inc: { spent_nano_usd: nanoUsd } });
+  }
+
+  /** Aliases become group ids; unknown names are refused so a typo cannot grant nothing silently. */
+  #resolveModels(models: readonly string[]): string[] {
+    if (models.length === 0) {
+      throw new GatewayError('invalid_request', { param: 'models', message: 'models must list at least one group, or "*"' });
+    }
+    const ids = new Set<string>();
+    for (const model of models) {
+      if (model === ALL_MODELS) {
+        ids.add(ALL_MODELS);
+        continue;
+      }
+      const group = this.groups.resolve(model);
+      if (!group) throw new GatewayError('invalid_request', { param: 'models', message: `unknown model group "${model}"` });
+      ids.add(group.id);
+    }
+    return ids.has(ALL_MODELS) ? [ALL_MODELS] : [...ids].sort();
+  }
+}

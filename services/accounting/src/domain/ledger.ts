@@ -1,0 +1,77 @@
+import type { SpendEvent } from '@gateway/bus';
+import { isDuplicateKey, type Collection, type Doc, type DocumentStore } from '@gateway/store';
+import type { KeyRepository } from './keys.js';
+
+/** One applied spend event; its `_id` is the event's idempotency id, so it is stored once. */
+export interface LedgerEntry extends Doc {
+  key_id: string;
+  group: string;
+  kind: SpendEvent['kind'];
+  cost_nano_usd: number;
+  occurred_at: Date;
+  recorded_at: Date;
+  usage: Readonly<Record<string, number>> | null;
+}
+
+/** Spend and request count of one key on one group. */
+export interface GroupUsageRecord extends Doc {
+  key_id: string;
+  group: string;
+  spent_nano_usd: number;
+  requests: number;
+}
+
+export const LEDGER_COLLECTION = 'accounting_ledger';
+export const USAGE_COLLECTION = 'accounting_usage';
+
+export class Ledger {
+  private constructor(
+    private readonly entries: Collection<LedgerEntry>,
+    private readonly usage: Collection<GroupUsageRecord>,
+    private readonly keys: KeyRepository,
+  ) {}
+
+  static async open(store: DocumentStore, keys: KeyRepository): Promise<Ledger> {
+    const entries = await store.collection<LedgerEntry>(LEDGER_COLLECTION, [{ field: 'key_id' }]);
+    const usage = await store.collection<GroupUsageRecord>(USAGE_COLLECTION, [{ field: 'key_id' }]);
+    return new Ledger(entries, usage, keys);
+  }
+
+  /**
+   * Applies a spend event at most once: the ledger insert is the gate (its id is unique), and the
+   * key's and group's totals move only after it. Returns false for an event already applied.
+   */
+  async apply(event: SpendEvent, now = new Date()): Promise<boolean> {
+    try {
+      await this.entries.insertOne({
+        _id: event.id,
+        key_id: event.key_id,
+        group: event.group,
+        kind: event.kind,
+        cost_nano_usd: event.cost_nano_usd,
+        occurred_at: new Date(event.occurred_at),
+        recorded_at: now,
+        usage: event.usage ?? null,
+      });
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+    await this.keys.addSpend(event.key_id, event.cost_nano_usd);
+    await this.usage.updateOne(
+      { _id: `${event.key_id}|${event.group}`, key_id: event.key_id, group: event.group },
+      { $inc: { spent_nano_usd: event.cost_nano_usd, requests: 1 } },
+      { upsert: true },
+    );
+    return true;
+  }
+
+  async usageOf(keyId: string): Promise<GroupUsageRecord[]> {
+    return this.usage.find({ key_id: keyId }, { sort: { group: 1 } });
+  }
+
+  async total(keyId: string): Promise<number> {
+    const entries = await this.entries.find({ key_id: keyId });
+    return entries.reduce((sum, e) => sum + e.cost_nano_usd, 0);
+  }
+}

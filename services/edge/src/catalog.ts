@@ -1,0 +1,42 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ModelGroup__Output } from '@gateway/protos';
+import type { Downstream } from './downstream.js';
+
+/**
+ * The groups served right now, as the chat and video services report them (they hold the
+ * credentials, so only they know). Cached briefly; a service that does not answer contributes
+ * nothing, since its groups cannot be called either, and the partial answer is not cached.
+ */
+export class ModelCatalog {
+  #cached: { groups: ModelGroup__Output[]; expiresAt: number } | undefined;
+  #pending: Promise<ModelGroup__Output[]> | undefined;
+
+  constructor(private readonly downstream: Downstream, private readonly ttlMs: number, private readonly logger: FastifyBaseLogger) {}
+
+  async groups(requestId?: string): Promise<ModelGroup__Output[]> {
+    if (this.#cached && this.#cached.expiresAt > Date.now()) return this.#cached.groups;
+    this.#pending ??= this.#load(requestId).finally(() => {
+      this.#pending = undefined;
+    });
+    return this.#pending;
+  }
+
+  async #load(requestId: string | undefined): Promise<ModelGroup__Output[]> {
+    const context = { requestId, deadlineMs: 2000 };
+    const results = await Promise.allSettled([
+      this.downstream.chat.listModels(context),
+      this.downstream.video.listModels(context),
+    ]);
+    const groups: ModelGroup__Output[] = [];
+    let complete = true;
+    for (const [i, result] of results.entries()) {
+      if (result.status === 'fulfilled') groups.push(...result.value);
+      else {
+        complete = false;
+        this.logger.warn({ err: result.reason, service: i === 0 ? 'chat' : 'video', requestId }, 'could not list served groups');
+      }
+    }
+    if (complete) this.#cached = { groups, expiresAt: Date.now() + this.ttlMs };
+    return groups;
+  }
+}

@@ -1,0 +1,52 @@
+import { GatewayError, asGatewayError, toOpenAIError } from '@gateway/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+// Every error leaves the edge as an OpenAI-shaped body with a stable code. Fastify's own
+// errors (bad JSON, too large, wrong content type, schema validation) are translated here.
+
+function fromFastify(error: FastifyError): GatewayError {
+  if (error.validation && error.validation.length > 0) {
+    const first = error.validation[0];
+    const missing = first?.keyword === 'required' ? (first.params as { missingProperty?: string }).missingProperty : undefined;
+    const path = (first?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const param = missing ? (path ? `${path}.${missing}` : missing) : path || undefined;
+    const message = param
+      ? `Invalid value for '${param}': ${missing ? 'is required' : (first?.message ?? 'is not valid')}.`
+      : `Invalid request: ${first?.message ?? 'not valid'}.`;
+    return new GatewayError('invalid_request', { message, param });
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new GatewayError('request_too_large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new GatewayError('unsupported_media_type', { message: 'Unsupported Content-Type; send application/json.' });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new GatewayError('invalid_json');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) return new GatewayError('invalid_json');
+  if (error.statusCode === 413) return new GatewayError('request_too_large');
+  if (error.statusCode === 415) return new GatewayError('unsupported_media_type');
+  return asGatewayError(error);
+}
+
+export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(error.retryAfterSeconds))));
+  return reply.code(error.spec.http).type('application/json').send(toOpenAIError(error));
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const gatewayError = error instanceof GatewayError ? error : fromFastify(error);
+    if (gatewayError.spec.http >= 500) {
+      request.log.error({ err: error, code: gatewayError.code }, 'request failed');
+    }
+    return sendError(reply, gatewayError);
+  });
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '';
+    return sendError(reply, new GatewayError('not_found', { message: `Unknown route: ${request.method} ${path}` }));
+  });
+}

@@ -1,0 +1,30 @@
+import { keyAllows } from '@gateway/accounting';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ModelCatalog } from '../catalog.js';
+
+export interface ModelsRoutesOptions {
+  catalog: ModelCatalog;
+}
+
+/** GET /v1/models: the served groups the calling key may call, ids only (aliases are not listed). */
+export const modelsRoutes: FastifyPluginAsync<ModelsRoutesOptions> = async (app, { catalog }) => {
+  app.get('/v1/models', async (request) => {
+    const { key } = request.apiKey;
+    const groups = await catalog.groups(request.id);
+    return {
+      object: 'list',
+      data: groups
+        .filter((group) => keyAllows(key, group.id))
+        .sort((a, b) => a.id.localeCompare(b.id))
+        .map((group) => ({
+          id: group.id,
+          object: 'model',
+          created: group.created,
+          owned_by: 'gateway',
+          mode: group.mode,
+          max_input_tokens: group.max_input_tokens || null,
+          max_output_tokens: group.max_output_tokens || null,
+        })),
+    };
+  });
+};
