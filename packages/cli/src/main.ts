@@ -3,7 +3,6 @@ import { ConfigError } from '@gateway/config';
 import { createLogger } from '@gateway/logging';
 import { closeOnSignal, DEFAULT_PORTS, resolveConfig, type ServiceName } from '@gateway/runtime';
 import { AdminApiError, adminRequest, type AdminTarget } from './admin-client.js';
-import { startGateway } from './gateway.js';
 
 const USAGE = `gateway: an OpenAI-compatible AI gateway
 
@@ -54,6 +53,8 @@ async function start(args: string[]): Promise<void> {
   if (env.NATS_URL) {
     logger.warn('NATS_URL is set, but the all-in-one start keeps every event in this process; run the services separately to use NATS');
   }
+  // Loaded here so the `keys` commands start without loading every service.
+  const { startGateway } = await import('./gateway.js');
   const gateway = await startGateway({ config, logger, env });
   logger.info({ listening: gateway.url, store: gateway.store.kind, groups: config.groups.length }, 'gateway ready');
   closeOnSignal(logger, () => gateway.close());

@@ -9,6 +9,11 @@ export const channelOptions: ChannelOptions = {
   'grpc.keepalive_time_ms': 30_000,
   'grpc.keepalive_timeout_ms': 10_000,
   'grpc.keepalive_permit_without_calls': 1,
+  // grpc-js waits up to two minutes between reconnects by default; a restarted service should
+  // be reached again within a couple of seconds.
+  'grpc.initial_reconnect_backoff_ms': 200,
+  'grpc.min_reconnect_backoff_ms': 100,
+  'grpc.max_reconnect_backoff_ms': 2000,
 };
 
 /** Metadata key carrying the edge's request id through every hop. */

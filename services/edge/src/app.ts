@@ -47,6 +47,8 @@ export function edgeServerOptions(config: GatewayConfig, logger: Logger): Fastif
     keepAliveTimeout: 72_000,
     requestTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true },
+    // A schema that forbids unknown fields means it: they are refused, not silently stripped.
+    ajv: { customOptions: { removeAdditional: false } },
   };
 }
 
@@ -61,6 +63,8 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   app.addHook('onClose', async () => keyChanges.close());
 
   installErrorHandling(app);
+  // Bodies are JSON; anything else is refused with 415 rather than parsed as text.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

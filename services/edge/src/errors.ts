@@ -7,12 +7,14 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 function fromFastify(error: FastifyError): GatewayError {
   if (error.validation && error.validation.length > 0) {
     const first = error.validation[0];
-    const missing = first?.keyword === 'required' ? (first.params as { missingProperty?: string }).missingProperty : undefined;
+    const params = (first?.params ?? {}) as { missingProperty?: string; additionalProperty?: string };
+    const missing = first?.keyword === 'required' ? params.missingProperty : undefined;
+    const extra = first?.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
     const path = (first?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-    const param = missing ? (path ? `${path}.${missing}` : missing) : path || undefined;
-    const message = param
-      ? `Invalid value for '${param}': ${missing ? 'is required' : (first?.message ?? 'is not valid')}.`
-      : `Invalid request: ${first?.message ?? 'not valid'}.`;
+    const field = missing ?? extra;
+    const param = field ? (path ? `${path}.${field}` : field) : path || undefined;
+    const reason = missing ? 'is required' : extra ? 'is not a known field' : (first?.message ?? 'is not valid');
+    const message = param ? `Invalid value for '${param}': ${reason}.` : `Invalid request: ${reason}.`;
     return new GatewayError('invalid_request', { message, param });
   }
   switch (error.code) {

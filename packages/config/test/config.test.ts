@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, exampleConfigPath, GroupIndex, loadConfig, parseConfig, servedGroups, type ConfigIssue } from '../src/index.js';
+
+function issuesOf(yaml: string): ConfigIssue[] {
+  try {
+    parseConfig(yaml, 'test.yaml');
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return [...(error as ConfigError).issues];
+  }
+  throw new Error('expected the configuration to be rejected');
+}
+
+const chat = (extra = '') => `
+  - id: c1
+    mode: chat
+    max_input_tokens: 1000
+    max_output_tokens: 100
+    price: { input_per_mtok: 0.14, output_per_mtok: 0.28 }
+    deployments: [{ provider: openai, model: m, api_base: "http://127.0.0.1:1", api_key_env: C1_KEY }]${extra}`;
+
+describe('the shipped example configuration', () => {
+  it('has the specification\'s five groups with exact prices', async () => {
+    const config = await loadConfig(exampleConfigPath);
+    expect(config.groups.map((g) => g.id)).toEqual(['gamma-flash', 'gamma-v4-pro', 'alpha-h3', 'alpha-h3-max', 'beta-dance']);
+    const flash = new GroupIndex(config.groups).resolve('flash');
+    expect(flash?.id).toBe('gamma-flash');
+    expect(flash?.mode === 'chat' && flash.price).toEqual({ kind: 'per_token', inputNanosPerToken: 140, outputNanosPerToken: 280 });
+    const dance = config.groups.find((g) => g.id === 'beta-dance');
+    expect(dance?.mode === 'video' && dance.price).toEqual({ kind: 'per_token', nanosByResolution: { '480p': 10_700, '720p': 10_700, '1080p': 11_700 } });
+    const h3 = config.groups.find((g) => g.id === 'alpha-h3');
+    expect(h3?.mode === 'video' && h3.video).toMatchObject({ minSeconds: 4, maxSeconds: 15, defaultResolution: '768P', imageInput: 'first_frame' });
+    expect(h3?.mode === 'video' && h3.price.nanosByResolution).toEqual({ '768P': 80_000_000, '2K': 130_000_000 });
+    expect(config.server).toEqual({ bodyLimitBytes: 16 * 1024 * 1024, keyCacheTtlMs: 1000, modelsCacheTtlMs: 5000 });
+  });
+
+  it('serves a group only while one of its credential variables is set and non-empty', async () => {
+    const config = await loadConfig(exampleConfigPath);
+    expect(servedGroups(config, undefined, {})).toEqual([]);
+    expect(servedGroups(config, undefined, { DEEPSEEK_API_KEY: '  ' })).toEqual([]);
+    expect(servedGroups(config, undefined, { DEEPSEEK_API_KEY: 'x' }).map((g) => g.id)).toEqual(['gamma-flash', 'gamma-v4-pro']);
+    expect(servedGroups(config, 'video', { DEEPSEEK_API_KEY: 'x', ARK_API_KEY: 'y' }).map((g) => g.id)).toEqual(['beta-dance']);
+  });
+});
+
+describe('configuration errors', () => {
+  it('lists every structural error with its path', () => {
+    const issues = issuesOf(`
+groups:
+  - id: bad
+    mode: audio
+    colour: blue
+    price: {}
+    deployments: [{ provider: openai, model: m, api_base: "ftp://x", api_key_env: "1X" }]
+  - mode: chat
+    price: {}
+    deployments: []
+`);
+    const paths = issues.map((i) => i.path);
+    expect(paths).toEqual(expect.arrayContaining([
+      'groups[0].mode', 'groups[0]', 'groups[0].deployments[0].api_base', 'groups[0].deployments[0].api_key_env', 'groups[1]', 'groups[1].deployments',
+    ]));
+    expect(issues.find((i) => i.path === 'groups[0].mode')?.message).toBe('must be one of chat, video');
+    expect(issues.find((i) => i.path === 'groups[0]')?.message).toBe('unknown field "colour"');
+  });
+
+  it('lists every cross-field error at once', () => {
+    const issues = issuesOf(`
+groups:${chat()}
+  - id: c2
+    mode: chat
+    aliases: [c1]
+    fallbacks: [nowhere, v1, c2]
+    price: { input_per_mtok: 0.0375, per_second_by_resolution: { 480P: 1 } }
+    deployments: [{ provider: openai, model: m, api_base: "http://x", api_key_env: K }]
+  - id: v1
+    mode: video
+    reasoning: { default_effort: high }
+    video: { resolutions: [480P, 720P], default_resolution: 1080P, seconds: [9, 4], ratios: ["16:9"] }
+    price: { per_second_by_resolution: { 480P: 0.05, 4K: 1 } }
+    deployments: [{ provider: minimax, model: m, api_base: "http://x", api_key_env: K }]
+`);
+    const byPath = Object.fromEntries(issues.map((i) => [i.path, i.message]));
+    expect(byPath['groups[1].aliases[0]']).toBe('"c1" is already used at groups[0].id');
+    expect(byPath['groups[1].max_input_tokens']).toBe('is required for a chat group');
+    expect(byPath['groups[1].price.output_per_mtok']).toBe('is required for a chat group');
+    expect(byPath['groups[1].price.input_per_mtok']).toMatch(/three decimals/);
+    expect(byPath['groups[1].price.per_second_by_resolution']).toMatch(/only video groups/);
+    expect(byPath['groups[1].fallbacks[0]']).toBe('no group with id "nowhere"');
+    expect(byPath['groups[1].fallbacks[1]']).toMatch(/same mode/);
+    expect(byPath['groups[1].fallbacks[2]']).toMatch(/itself/);
+    expect(byPath['groups[2].reasoning']).toMatch(/only chat groups/);
+    expect(byPath['groups[2].video.seconds']).toMatch(/min <= max/);
+    expect(byPath['groups[2].video.default_resolution']).toMatch(/480P, 720P/);
+    expect(byPath['groups[2].price.per_second_by_resolution.720P']).toMatch(/needs a price/);
+    expect(byPath['groups[2].price.per_second_by_resolution.4K']).toMatch(/not one of/);
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const issues = issuesOf('groups:\n  - id: [unclosed\n');
+    expect(issues[0]?.path).toMatch(/^line \d+$/);
+  });
+
+  it('rejects an empty or non-object document', () => {
+    expect(issuesOf('').map((i) => i.message)).toEqual(['must have required properties groups']);
+    expect(issuesOf('- 1\n- 2\n')[0]?.message).toBe('must be object');
+  });
+
+  it('says which file and every issue in its message', () => {
+    try {
+      parseConfig('groups: [{ id: x }]', '/etc/gateway.yaml');
+    } catch (error) {
+      expect((error as Error).message).toMatch(/^invalid configuration in \/etc\/gateway\.yaml:\n {2}- groups\[0\]: /);
+      expect((error as ConfigError).code).toBe('config_invalid');
+    }
+  });
+
+  it('accepts a minimal chat group and fills defaults', () => {
+    const config = parseConfig(`groups:${chat()}\nserver: { key_cache_ttl_ms: 0 }\n`, 'x');
+    const group = config.groups[0];
+    expect(group).toMatchObject({ id: 'c1', aliases: [], fallbacks: [], created: 0, imageInput: false, reasoning: undefined });
+    expect(group?.deployments[0]).toMatchObject({ weight: 1, apiBase: 'http://127.0.0.1:1', timeoutMs: undefined });
+    expect(config.server.keyCacheTtlMs).toBe(0);
+    expect(issuesOf(`groups:${chat()}\nserver: { key_cache_ttl_ms: 5000 }\n`)[0]?.path).toBe('server.key_cache_ttl_ms');
+  });
+
+  it('keeps the shipped example and the specification in step', () => {
+    const text = readFileSync(exampleConfigPath, 'utf8');
+    for (const group of ['gamma-flash', 'gamma-v4-pro', 'alpha-h3', 'alpha-h3-max', 'beta-dance']) expect(text).toContain(`id: ${group}`);
+  });
+});

@@ -1,0 +1,131 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InProcessBus, KEYS_CHANGED_SUBJECT, spendSubject, type KeyChangedEvent, type SpendEvent } from '@gateway/bus';
+import { exampleConfigPath, loadConfig } from '@gateway/config';
+import { silentLogger } from '@gateway/logging';
+import { EmbeddedStore } from '@gateway/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AccountingClient, hashSecret, startAccounting } from '../src/index.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function start() {
+  const dir = await mkdtemp(join(tmpdir(), 'gateway-accounting-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const bus = new InProcessBus();
+  cleanups.push(() => bus.close());
+  const config = await loadConfig(exampleConfigPath);
+  const service = await startAccounting({ config, bus, store: new EmbeddedStore(dir), logger: silentLogger(), env: {}, listen: '127.0.0.1:0' });
+  const client = new AccountingClient(service.address);
+  cleanups.push(() => client.close());
+  let closed = false;
+  const close = async () => {
+    if (!closed) await service.close();
+    closed = true;
+  };
+  cleanups.push(close);
+  return { dir, bus, client, close };
+}
+
+async function filesText(dir: string): Promise<string> {
+  const names = await readdir(dir);
+  return (await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')))).join('\n');
+}
+
+const until = async (check: () => Promise<boolean>, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe('keys', () => {
+  it('are sk- secrets with at least 128 random bits, stored only as a hash', async () => {
+    const { dir, client, close } = await start();
+    const created = await Promise.all([1, 2, 3].map((i) => client.createKey({ name: `k${i}`, models: ['*'], budgetNanoUsd: 1, rpm: 0 })));
+    for (const { secret, key } of created) {
+      expect(secret).toMatch(/^sk-[A-Za-z0-9_-]{32}$/);
+      expect(Buffer.from(secret.slice(3), 'base64url')).toHaveLength(24);
+      expect(key.hint).toBe(`sk-…${secret.slice(-4)}`);
+      expect(key.id).toMatch(/^key_/);
+    }
+    expect(new Set(created.map((c) => c.secret)).size).toBe(3);
+    await close();
+    const stored = await filesText(dir);
+    for (const { secret } of created) {
+      expect(stored).not.toContain(secret);
+      expect(stored).not.toContain(secret.slice(3, 20));
+      expect(stored).toContain(hashSecret(secret));
+    }
+  });
+
+  it('authenticate by hash; revoked and unknown keys fail alike', async () => {
+    const { client } = await start();
+    const { key, secret } = await client.createKey({ name: 'a', models: ['flash', 'beta-dance'], budgetNanoUsd: 25e9, rpm: 60 });
+    expect(key).toMatchObject({ name: 'a', models: ['beta-dance', 'gamma-flash'], budget_nano_usd: 25e9, rpm: 60, revoked_at: 0 });
+    const found = await client.authenticateKey(hashSecret(secret));
+    expect(found.key.id).toBe(key.id);
+    await expect(client.authenticateKey(hashSecret(`${secret}x`))).rejects.toMatchObject({ code: 'invalid_api_key' });
+    await expect(client.authenticateKey('not-a-hash')).rejects.toMatchObject({ code: 'invalid_api_key' });
+    const revoked = await client.revokeKey(key.id);
+    expect(revoked.revoked_at).toBeGreaterThan(0);
+    expect((await client.revokeKey(key.id)).revoked_at).toBe(revoked.revoked_at);
+    await expect(client.authenticateKey(hashSecret(secret))).rejects.toMatchObject({ code: 'invalid_api_key' });
+    await expect(client.getKey('key_nope')).rejects.toMatchObject({ code: 'key_not_found' });
+  });
+
+  it('refuse unknown groups, empty names and bad budgets with the field at fault', async () => {
+    const { client } = await start();
+    await expect(client.createKey({ name: 'a', models: ['gpt-nope'], budgetNanoUsd: 1, rpm: 0 })).rejects.toMatchObject({ code: 'invalid_request', param: 'models' });
+    await expect(client.createKey({ name: 'a', models: [], budgetNanoUsd: 1, rpm: 0 })).rejects.toMatchObject({ param: 'models' });
+    await expect(client.createKey({ name: '  ', models: ['*'], budgetNanoUsd: 1, rpm: 0 })).rejects.toMatchObject({ param: 'name' });
+    await expect(client.createKey({ name: 'a', models: ['*'], budgetNanoUsd: -1, rpm: 0 })).rejects.toMatchObject({ param: 'budget_usd' });
+    expect((await client.createKey({ name: 'a', models: ['flash', '*'], budgetNanoUsd: 0, rpm: 0 })).key.models).toEqual(['*']);
+  });
+
+  it('list a page at a time in a stable order', async () => {
+    const { client } = await start();
+    for (let i = 0; i < 5; i += 1) await client.createKey({ name: `k${i}`, models: ['*'], budgetNanoUsd: 0, rpm: 0 });
+    const first = await client.listKeys(2, '');
+    const second = await client.listKeys(2, first.nextPageToken);
+    const third = await client.listKeys(2, second.nextPageToken);
+    expect([first.keys.length, second.keys.length, third.keys.length]).toEqual([2, 2, 1]);
+    expect(third.nextPageToken).toBe('');
+    const ids = [...first.keys, ...second.keys, ...third.keys].map((k) => k.id);
+    expect(new Set(ids).size).toBe(5);
+    expect(JSON.stringify(first)).not.toMatch(/sk-[A-Za-z0-9_-]{20}/);
+  });
+
+  it('announce creation and revocation on keys.v1.changed', async () => {
+    const { bus, client } = await start();
+    const heard: KeyChangedEvent[] = [];
+    await bus.subscribe<KeyChangedEvent>(KEYS_CHANGED_SUBJECT, (event) => heard.push(event));
+    const { key } = await client.createKey({ name: 'a', models: ['*'], budgetNanoUsd: 0, rpm: 0 });
+    await client.revokeKey(key.id);
+    await client.revokeKey(key.id);
+    expect(heard).toEqual([{ key_id: key.id, change: 'created' }, { key_id: key.id, change: 'revoked' }]);
+  });
+});
+
+describe('spend', () => {
+  it('applies each spend event once, to the key and its group', async () => {
+    const { bus, client } = await start();
+    const { key } = await client.createKey({ name: 'a', models: ['*'], budgetNanoUsd: 10e9, rpm: 0 });
+    const event = (id: string, group: string, cost: number): SpendEvent =>
+      ({ id, kind: 'chat', key_id: key.id, group, cost_nano_usd: cost, occurred_at: Date.now(), usage: { prompt_tokens: 3 } });
+    await bus.publish(spendSubject('chat'), 'chatcmpl-1', event('chatcmpl-1', 'gamma-flash', 1400));
+    await bus.publish(spendSubject('chat'), 'chatcmpl-1', event('chatcmpl-1', 'gamma-flash', 1400));
+    await bus.publish(spendSubject('chat'), 'chatcmpl-2', event('chatcmpl-2', 'gamma-flash', 600));
+    await bus.publish(spendSubject('video'), 'video_1', { ...event('video_1', 'alpha-h3', 480_000_000), kind: 'video' });
+    await until(async () => (await client.getUsage(key.id)).spent_nano_usd === 480_002_000);
+    const usage = await client.getUsage(key.id);
+    expect(usage.spent_nano_usd).toBe(480_002_000);
+    expect(usage.groups).toEqual([
+      { group: 'alpha-h3', spent_nano_usd: 480_000_000, requests: 1 },
+      { group: 'gamma-flash', spent_nano_usd: 2000, requests: 2 },
+    ]);
+    expect(usage.period_start).toBe(key.created_at);
+  });
+});
