@@ -143,7 +143,7 @@ describe('GET /v1/usage', () => {
 
 describe('admin API', () => {
   it('refuses a missing or wrong token without saying more', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${ADMIN_TOKEN}x` }, { authorization: ADMIN_TOKEN }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${ADMIN_TOKEN}x` }, { authorization: ADMIN_TOKEN }] as Record<string, string>[]) {
       const response = await gateway.call('/admin/v1/keys', undefined, { headers });
       expect(response.status).toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_admin_token');

@@ -47,7 +47,9 @@ describe('generated proto types', () => {
     expect(Object.keys(all.gateway.video.v1.VideoService.service)).toEqual(['ListModels', 'CreateVideo', 'GetVideo', 'ResolveVideoContent']);
     expect(all.grpc.health.v1.Health.service.Check.path).toBe('/grpc.health.v1.Health/Check');
     for (const service of [all.gateway.accounting.v1.AccountingService, all.gateway.chat.v1.ChatService, all.gateway.video.v1.VideoService]) {
-      for (const [name, method] of Object.entries(service.service)) {
+      for (const [name, definition] of Object.entries(service.service)) {
+        // proto-loader adds the message types to each method definition.
+        const method = definition as unknown as { requestType: { type: { name: string } }; responseType: { type: { name: string } } };
         expect(method.requestType.type.name).toBe(`${name}Request`);
         expect(method.responseType.type.name).toBe(`${name}Response`);
       }
