@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Bus } from '@gateway/bus';
+import { InProcessBus, type Bus } from '@gateway/bus';
 import { exampleConfigPath, loadConfig, type Env, type GatewayConfig, type GroupConfig } from '@gateway/config';
 import type { ModelGroup } from '@gateway/protos';
-import type { Logger } from '@gateway/logging';
-import type { DocumentStore } from '@gateway/store';
+import type { GrpcServer } from '@gateway/grpc';
+import { createLogger, type Logger } from '@gateway/logging';
+import { openStore, type DocumentStore } from '@gateway/store';
 
 // What every service is given and what it hands back, so the four have one shape: a service is
 // started with its dependencies already open, and returns something that can be closed.
@@ -108,4 +109,62 @@ export function modelGroupMessage(group: GroupConfig): ModelGroup {
     max_output_tokens: group.maxOutputTokens ?? 0,
     created: group.created,
   };
+}
+
+/** The address a service listens on when it runs as its own process: GRPC_HOST:GRPC_PORT. */
+export function grpcListenAddress(name: Exclude<ServiceName, 'edge'>, env: Env = process.env): string {
+  return `${env.GRPC_HOST ?? '0.0.0.0'}:${env.GRPC_PORT ?? DEFAULT_PORTS[name]}`;
+}
+
+export interface ServeGrpcOptions {
+  name: Exclude<ServiceName, 'edge'>;
+  server: GrpcServer;
+  /** host:port; port 0 picks a free one. */
+  listen: string;
+  logger: Logger;
+  /** Releases what the service opened, after the server has drained. */
+  release: () => Promise<void>;
+}
+
+/** Binds a built gRPC service and hands back its running form. */
+export async function serveGrpc({ name, server, listen, logger, release }: ServeGrpcOptions): Promise<RunningService> {
+  const port = await server.listen(listen);
+  logger.info({ port }, `${name} listening`);
+  return {
+    name,
+    address: `${listen.slice(0, listen.lastIndexOf(':'))}:${port}`,
+    port,
+    close: async () => {
+      await server.close();
+      await release();
+    },
+  };
+}
+
+/** What a service run alone gets from its process. */
+export interface ProcessContext extends ServiceDeps {
+  /** Opens the store the environment names (MongoDB or the embedded one). */
+  openStore(): Promise<DocumentStore>;
+}
+
+/**
+ * Runs one service as its own process, configured from the environment, until SIGINT or
+ * SIGTERM. The bus here is in-process: events reach other processes once a NATS adapter is
+ * configured.
+ */
+export async function runAlone(
+  name: ServiceName, env: Env, start: (context: ProcessContext) => Promise<RunningService>,
+): Promise<void> {
+  const logger = createLogger({ name });
+  const { config, usedExample } = await resolveConfig(env);
+  if (usedExample) logger.info({ config: config.source }, 'no gateway.yaml found; using the shipped example configuration');
+  const bus = new InProcessBus({ logger });
+  const service = await start({
+    config, bus, logger, env,
+    openStore: () => openStore({ mongodbUri: env.MONGODB_URI, dataDir: dataDir(env) }),
+  });
+  closeOnSignal(logger, async () => {
+    await service.close();
+    await bus.close();
+  });
 }

@@ -1,4 +1,4 @@
-import type { RunningService } from '@gateway/runtime';
+import { serveGrpc, type RunningService } from '@gateway/runtime';
 import { buildAccountingApp, type AccountingDeps } from './app.js';
 
 export interface StartAccountingOptions extends AccountingDeps {
@@ -8,17 +8,14 @@ export interface StartAccountingOptions extends AccountingDeps {
 
 export async function startAccounting(options: StartAccountingOptions): Promise<RunningService> {
   const app = await buildAccountingApp(options);
-  const port = await app.server.listen(options.listen);
-  const host = options.listen.slice(0, options.listen.lastIndexOf(':'));
-  options.logger.info({ port }, 'accounting listening');
-  return {
+  return serveGrpc({
     name: 'accounting',
-    address: `${host}:${port}`,
-    port,
-    close: async () => {
-      await app.server.close();
+    server: app.server,
+    listen: options.listen,
+    logger: options.logger,
+    release: async () => {
       await app.stop();
       await options.store.close();
     },
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import type { RunningService } from '@gateway/runtime';
+import { serveGrpc, type RunningService } from '@gateway/runtime';
 import { buildChatApp, type ChatDeps } from './app.js';
 
 export interface StartChatOptions extends ChatDeps {
@@ -8,16 +8,13 @@ export interface StartChatOptions extends ChatDeps {
 
 export async function startChat(options: StartChatOptions): Promise<RunningService> {
   const app = await buildChatApp(options);
-  const port = await app.server.listen(options.listen);
-  const host = options.listen.slice(0, options.listen.lastIndexOf(':'));
-  options.logger.info({ port }, 'chat listening');
-  return {
+  return serveGrpc({
     name: 'chat',
-    address: `${host}:${port}`,
-    port,
-    close: async () => {
-      await app.server.close();
+    server: app.server,
+    listen: options.listen,
+    logger: options.logger,
+    release: async () => {
       await app.stop();
     },
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import type { RunningService } from '@gateway/runtime';
+import { serveGrpc, type RunningService } from '@gateway/runtime';
 import { buildVideoApp, type VideoDeps } from './app.js';
 
 export interface StartVideoOptions extends VideoDeps {
@@ -8,17 +8,14 @@ export interface StartVideoOptions extends VideoDeps {
 
 export async function startVideo(options: StartVideoOptions): Promise<RunningService> {
   const app = await buildVideoApp(options);
-  const port = await app.server.listen(options.listen);
-  const host = options.listen.slice(0, options.listen.lastIndexOf(':'));
-  options.logger.info({ port }, 'video listening');
-  return {
+  return serveGrpc({
     name: 'video',
-    address: `${host}:${port}`,
-    port,
-    close: async () => {
-      await app.server.close();
+    server: app.server,
+    listen: options.listen,
+    logger: options.logger,
+    release: async () => {
       await app.stop();
       await options.store.close();
     },
-  };
+  });
 }
