@@ -158,6 +158,7 @@ export async function runAlone(
   const logger = createLogger({ name });
   const { config, usedExample } = await resolveConfig(env);
   if (usedExample) logger.info({ config: config.source }, 'no gateway.yaml found; using the shipped example configuration');
+  if (env.NATS_URL) logger.warn('NATS_URL is set, but this build has only the in-process bus: events stay in this process');
   const bus = new InProcessBus({ logger });
   const service = await start({
     config, bus, logger, env,

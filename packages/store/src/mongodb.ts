@@ -92,7 +92,8 @@ export class MongoStore implements DocumentStore {
   static async connect(uri: string, dbName?: string): Promise<MongoStore> {
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, appName: 'ai-gateway' });
     await client.connect();
-    return new MongoStore(client, client.db(dbName));
+    const fromUri = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^/?]+)/.exec(uri)?.[1];
+    return new MongoStore(client, client.db(fromUri ? decodeURIComponent(fromUri) : (dbName ?? 'gateway')));
   }
 
   async collection<T extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {

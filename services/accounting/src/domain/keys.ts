@@ -92,7 +92,7 @@ export class KeyRepository {
     return key;
   }
 
-  /** Keys in creation order, a page at a time; the token is the last id of the previous page. */
+  /** Keys in id order (ids are random), a page at a time; the token is the last id of the previous page. */
   async list(pageSize: number, pageToken: string): Promise<{ keys: KeyRecord[]; nextPageToken: string }> {
     const limit = Math.min(pageSize > 0 ? pageSize : DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     const keys = await this.keys.find(pageToken ? { _id: { $gt: pageToken } } : {}, { sort: { _id: 1 }, limit: limit + 1 });
