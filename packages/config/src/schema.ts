@@ -63,9 +63,21 @@ const Server = Type.Object({
   models_cache_ttl_ms: Type.Optional(Type.Integer({ minimum: 0 })),
 }, { additionalProperties: false });
 
+const Router = Type.Object({
+  /** Further attempts after a retryable failure (connect error, timeout, 429, 5xx), on another deployment when there is one. */
+  retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+  /** Consecutive failures after which a deployment is cooled down. */
+  allowed_fails: Type.Optional(PositiveInteger),
+  /** How long a cooled-down deployment is skipped. */
+  cooldown_seconds: Type.Optional(Type.Number({ minimum: 0 })),
+  /** Default upstream timeout: time to the response headers, and the longest pause in a stream. */
+  timeout_ms: Type.Optional(PositiveInteger),
+}, { additionalProperties: false });
+
 export const ConfigSchema = Type.Object({
   groups: Type.Array(Group),
   server: Type.Optional(Server),
+  router: Type.Optional(Router),
 }, { additionalProperties: false });
 
 export type RawConfig = Static<typeof ConfigSchema>;

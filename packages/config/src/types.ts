@@ -69,9 +69,17 @@ export interface ServerConfig {
   modelsCacheTtlMs: number;
 }
 
+export interface RouterConfig {
+  retries: number;
+  allowedFails: number;
+  cooldownMs: number;
+  timeoutMs: number;
+}
+
 export interface GatewayConfig {
   groups: readonly GroupConfig[];
   server: ServerConfig;
+  router: RouterConfig;
   /** Where the configuration came from (a path, or "embedded example"). */
   source: string;
 }

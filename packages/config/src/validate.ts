@@ -23,6 +23,7 @@ const checker = Compile(ConfigSchema);
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_KEY_CACHE_TTL_MS = 1000;
 export const DEFAULT_MODELS_CACHE_TTL_MS = 5000;
+export const DEFAULT_ROUTER = { retries: 1, allowedFails: 3, cooldownMs: 30_000, timeoutMs: 600_000 } as const;
 
 /** Parses and validates a YAML configuration, listing every error; never returns a partial config. */
 export function parseConfig(text: string, source: string): GatewayConfig {
@@ -102,7 +103,14 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
 
   if (issues.length > 0) throw new ConfigError(source, issues);
   const server = raw.server ?? {};
+  const router = raw.router ?? {};
   return {
+    router: {
+      retries: router.retries ?? DEFAULT_ROUTER.retries,
+      allowedFails: router.allowed_fails ?? DEFAULT_ROUTER.allowedFails,
+      cooldownMs: router.cooldown_seconds === undefined ? DEFAULT_ROUTER.cooldownMs : Math.round(router.cooldown_seconds * 1000),
+      timeoutMs: router.timeout_ms ?? DEFAULT_ROUTER.timeoutMs,
+    },
     groups,
     source,
     server: {

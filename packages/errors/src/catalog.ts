@@ -77,6 +77,10 @@ export const errorCatalog = {
     grpc: GrpcStatus.FAILED_PRECONDITION, http: 409, type: 'invalid_request_error',
     message: 'The video job has not completed; poll it until status is "completed".',
   },
+  upstream_bad_request: {
+    grpc: GrpcStatus.INVALID_ARGUMENT, http: 400, type: 'invalid_request_error',
+    message: 'The upstream rejected the request.',
+  },
   upstream_error: {
     grpc: GrpcStatus.UNAVAILABLE, http: 502, type: 'upstream_error',
     message: 'The upstream provider returned an error.',

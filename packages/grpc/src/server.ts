@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { asGatewayError } from '@gateway/errors';
+import { asGatewayError, GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
 import { protos, type HealthHandlers } from '@gateway/protos';
 import { toServiceError } from './errors.js';
@@ -77,15 +77,24 @@ export class GrpcServer {
     };
   }
 
-  /** Wraps an async function that writes messages as a server-streaming handler. */
+  /**
+   * Wraps an async function that writes messages as a server-streaming handler; `write`
+   * resolves once the message may be followed by another (flow control).
+   */
   serverStream<Req, Res>(
-    name: string, handler: (request: Req, write: (message: Res) => boolean, call: CallInfo) => Promise<void>,
+    name: string, handler: (request: Req, write: (message: Res) => Promise<void>, call: CallInfo) => Promise<void>,
   ): grpc.handleServerStreamingCall<Req, Res> {
     return (call) => {
       const info: CallInfo = { requestId: requestIdOf(call.metadata), metadata: call.metadata, signal: callSignal(call) };
-      handler(call.request, (message) => call.write(message), info).then(
+      const write = (message: Res): Promise<void> => {
+        if (info.signal.aborted) return Promise.reject(new GatewayError('service_unavailable', { message: 'The caller went away.' }));
+        if (call.write(message)) return Promise.resolve();
+        return new Promise((resolve) => call.once('drain', resolve));
+      };
+      handler(call.request, write, info).then(
         () => call.end(),
-        (error: unknown) => call.destroy(Object.assign(new Error(), this.#failure(name, error, info.requestId)) as Error),
+        // grpc-js turns an 'error' event carrying a status into the call's final status.
+        (error: unknown) => call.emit('error', this.#failure(name, error, info.requestId)),
       );
     };
   }

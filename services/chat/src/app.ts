@@ -1,28 +1,62 @@
-import { servedGroups } from '@gateway/config';
+import { servedGroups, type ChatGroupConfig } from '@gateway/config';
+import { GatewayError } from '@gateway/errors';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type ChatServiceHandlers } from '@gateway/protos';
 import { modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
+import { ChatCompletions, type CompletionInput } from './domain/completions.js';
+import { busMeter } from './domain/metering.js';
+import { Router } from './domain/router.js';
+import { chatProviders } from './providers/index.js';
+import { UpstreamClient } from './upstream/client.js';
 
 export type ChatDeps = ServiceDeps;
 
 export interface ChatApp {
   server: GrpcServer;
+  completions: ChatCompletions;
+  router: Router;
   stop(): Promise<void>;
 }
 
-/**
- * Wires the chat service. It answers which chat groups it serves; completions are routed by the
- * handlers this contract sketches (CreateChatCompletion, StreamChatCompletion), which grpc-js
- * answers with UNIMPLEMENTED until they are registered here.
- */
+interface CompletionRequest {
+  key_id: string;
+  model: string;
+  body: Buffer;
+  group: string;
+}
+
+/** Wires the chat service: routing, provider adapters, upstream HTTP and metering behind gRPC. */
 export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   const { config, bus, logger, env } = deps;
+  const chatGroups = config.groups.filter((g): g is ChatGroupConfig => g.mode === 'chat');
+  for (const group of chatGroups) {
+    group.deployments.forEach((deployment, i) => {
+      if (!chatProviders.has(deployment.provider)) {
+        throw new Error(`${group.path}.deployments[${i}].provider: unknown chat provider "${deployment.provider}" (known: ${[...chatProviders.keys()].join(', ')})`);
+      }
+    });
+  }
+  const groupsById = new Map(chatGroups.map((g) => [g.id, g]));
+  const router = new Router(config.router, groupsById, env);
+  const upstream = new UpstreamClient(env);
+  const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger);
+
   const server = new GrpcServer({ logger, checks: { bus: () => bus.ping() } });
   // Credentials are read once at start: a served group stays served for the process's life.
-  const groups = servedGroups(config, 'chat', env).map(modelGroupMessage);
-  const handlers: Partial<ChatServiceHandlers> = {
-    ListModels: server.unary('ListModels', async () => ({ groups })),
+  const served = servedGroups(config, 'chat', env).map(modelGroupMessage);
+  const input = (request: CompletionRequest, requestId: string | undefined, signal: AbortSignal): CompletionInput => {
+    if (!request.key_id || !request.group) throw new GatewayError('invalid_request', { message: 'key_id and group are required.' });
+    return { keyId: request.key_id, model: request.model, groupId: request.group, body: request.body, requestId, signal };
+  };
+  const handlers: ChatServiceHandlers = {
+    ListModels: server.unary('ListModels', async () => ({ groups: served })),
+    CreateChatCompletion: server.unary('CreateChatCompletion', async (request: CompletionRequest, call) => ({
+      body: await completions.create(input(request, call.requestId, call.signal)),
+    })),
+    StreamChatCompletion: server.serverStream('StreamChatCompletion', async (request: CompletionRequest, write, call) => {
+      await completions.stream(input(request, call.requestId, call.signal), (chunk) => write({ chunk }));
+    }),
   };
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, handlers);
-  return { server, stop: async () => {} };
+  return { server, completions, router, stop: () => upstream.close() };
 }

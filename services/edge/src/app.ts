@@ -11,6 +11,7 @@ import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { modelsRoutes } from './routes/models.js';
 import { usageRoutes } from './routes/usage.js';
+import { chatRoutes } from './routes/chat.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -79,6 +80,13 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
     });
     await v1.register(modelsRoutes, { catalog });
     await v1.register(usageRoutes, { downstream, catalog });
+    const attemptsMs = config.router.timeoutMs * (config.router.retries + 1);
+    await v1.register(chatRoutes, {
+      downstream, catalog,
+      // Every attempt of the group and one fallback fit in the deadline.
+      unaryDeadlineMs: 2 * attemptsMs + 5000,
+      streamDeadlineMs: 2 * attemptsMs + 60 * 60 * 1000,
+    });
   });
 
   if (adminToken) {

@@ -8,7 +8,7 @@ import type { Downstream } from './downstream.js';
  * nothing, since its groups cannot be called either, and the partial answer is not cached.
  */
 export class ModelCatalog {
-  #cached: { groups: ModelGroup__Output[]; expiresAt: number } | undefined;
+  #cached: { groups: ModelGroup__Output[]; byName: Map<string, ModelGroup__Output>; expiresAt: number } | undefined;
   #pending: Promise<ModelGroup__Output[]> | undefined;
 
   constructor(private readonly downstream: Downstream, private readonly ttlMs: number, private readonly logger: FastifyBaseLogger) {}
@@ -19,6 +19,13 @@ export class ModelCatalog {
       this.#pending = undefined;
     });
     return this.#pending;
+  }
+
+  /** The served group a `model` string (id or alias) names, if any. */
+  async resolve(model: string, requestId?: string): Promise<ModelGroup__Output | undefined> {
+    if (this.#cached && this.#cached.expiresAt > Date.now()) return this.#cached.byName.get(model);
+    const groups = await this.groups(requestId);
+    return groups.find((g) => g.id === model) ?? groups.find((g) => g.aliases.includes(model));
   }
 
   async #load(requestId: string | undefined): Promise<ModelGroup__Output[]> {
@@ -36,7 +43,14 @@ export class ModelCatalog {
         this.logger.warn({ err: result.reason, service: i === 0 ? 'chat' : 'video', requestId }, 'could not list served groups');
       }
     }
-    if (complete) this.#cached = { groups, expiresAt: Date.now() + this.ttlMs };
+    if (complete) {
+      const byName = new Map<string, ModelGroup__Output>();
+      for (const group of groups) {
+        byName.set(group.id, group);
+        for (const alias of group.aliases) byName.set(alias, group);
+      }
+      this.#cached = { groups, byName, expiresAt: Date.now() + this.ttlMs };
+    }
     return groups;
   }
 }

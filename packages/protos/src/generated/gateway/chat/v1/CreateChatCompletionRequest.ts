@@ -7,13 +7,17 @@ export interface CreateChatCompletionRequest {
    */
   'key_id'?: (string);
   /**
-   * The `model` string exactly as the caller sent it (a group id or alias).
+   * The `model` string exactly as the caller sent it (a group id or alias); echoed in the response.
    */
   'model'?: (string);
   /**
-   * The caller's request body as validated JSON; kept as bytes so it is parsed once here.
+   * The caller's request body as JSON, passed through untouched; the chat service validates it.
    */
   'body'?: (Buffer | Uint8Array | string);
+  /**
+   * The group id `model` resolved to at the edge (which checked the key may call it).
+   */
+  'group'?: (string);
 }
 
 export interface CreateChatCompletionRequest__Output {
@@ -22,11 +26,15 @@ export interface CreateChatCompletionRequest__Output {
    */
   'key_id': (string);
   /**
-   * The `model` string exactly as the caller sent it (a group id or alias).
+   * The `model` string exactly as the caller sent it (a group id or alias); echoed in the response.
    */
   'model': (string);
   /**
-   * The caller's request body as validated JSON; kept as bytes so it is parsed once here.
+   * The caller's request body as JSON, passed through untouched; the chat service validates it.
    */
   'body': (Buffer);
+  /**
+   * The group id `model` resolved to at the edge (which checked the key may call it).
+   */
+  'group': (string);
 }

@@ -1,0 +1,1 @@
+export { ChatSimulator, countPromptTokens, type ChatFault, type ChatFlavor, type ChatSimulatorOptions, type RecordedRequest } from './chat.js';

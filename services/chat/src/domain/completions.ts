@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import type { ChatGroupConfig, RouterConfig } from '@gateway/config';
+import { GatewayError } from '@gateway/errors';
+import type { Logger } from '@gateway/logging';
+import { buildUpstreamBody, type ChatProvider } from '../providers/index.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import { UpstreamFailure } from '../upstream/failure.js';
+import { normalizeUsage, readUsage, type ChatUsage, type Meter } from './metering.js';
+import { isObject, validateChatRequest, type ChatRequest, type JsonObject } from './request.js';
+import type { Attempt, Router } from './router.js';
+
+export interface CompletionInput {
+  keyId: string;
+  /** As the caller sent it; echoed in every response. */
+  model: string;
+  /** The group `model` resolved to. */
+  groupId: string;
+  body: Buffer;
+  requestId: string | undefined;
+  signal: AbortSignal;
+}
+
+const CHAT_PATH = '/chat/completions';
+
+export function newCompletionId(): string {
+  return `chatcmpl-${randomBytes(18).toString('base64url')}`;
+}
+
+/**
+ * One chat completion from validation to metering: the router's attempts in order until one
+ * succeeds, the provider's transforms, the caller's `model` echoed, and the spend published.
+ */
+export class ChatCompletions {
+  constructor(
+    private readonly groups: ReadonlyMap<string, ChatGroupConfig>,
+    private readonly providers: ReadonlyMap<string, ChatProvider>,
+    private readonly router: Router,
+    private readonly upstream: UpstreamClient,
+    private readonly meter: Meter,
+    private readonly routing: RouterConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  #prepare(input: CompletionInput): { group: ChatGroupConfig; request: ChatRequest } {
+    const group = this.groups.get(input.groupId);
+    if (!group) throw new GatewayError('model_not_found');
+    let body: unknown;
+    try {
+      body = JSON.parse(input.body.toString('utf8'));
+    } catch {
+      throw new GatewayError('invalid_json');
+    }
+    return { group, request: validateChatRequest(body, group) };
+  }
+
+  #provider(attempt: Attempt): ChatProvider {
+    const provider = this.providers.get(attempt.deployment.provider);
+    if (!provider) throw new GatewayError('internal_error', { cause: new Error(`no chat provider "${attempt.deployment.provider}"`) });
+    return provider;
+  }
+
+  #call(attempt: Attempt, request: ChatRequest, signal: AbortSignal) {
+    return {
+      deployment: attempt.deployment,
+      path: CHAT_PATH,
+      body: buildUpstreamBody(this.#provider(attempt), request, attempt),
+      timeoutMs: attempt.deployment.timeoutMs ?? this.routing.timeoutMs,
+      signal,
+    };
+  }
+
+  /** Runs attempts until one succeeds; a failure that another deployment cannot fix ends it. */
+  async #route<T>(group: ChatGroupConfig, input: CompletionInput, run: (attempt: Attempt) => Promise<T>): Promise<{ attempt: Attempt; result: T }> {
+    let last: UpstreamFailure | undefined;
+    for (const attempt of this.router.attempts(group)) {
+      if (input.signal.aborted) break;
+      try {
+        const result = await run(attempt);
+        this.router.succeeded(attempt.deployment);
+        return { attempt, result };
+      } catch (error) {
+        if (!(error instanceof UpstreamFailure)) throw error;
+        last = error;
+        if (error.retryable) this.router.failed(attempt.deployment);
+        this.logger.warn({ requestId: input.requestId, group: attempt.group.id, provider: attempt.deployment.provider, kind: error.kind, status: error.status }, 'upstream attempt failed');
+        if (!error.retryable) break;
+      }
+    }
+    if (input.signal.aborted) throw new GatewayError('service_unavailable', { message: 'The caller went away.' });
+    throw last ? last.toGatewayError() : new GatewayError('no_healthy_upstream');
+  }
+
+  async #meter(input: CompletionInput, completionId: string, servedBy: ChatGroupConfig, usage: ChatUsage): Promise<void> {
+    await this.meter.record({ completionId, keyId: input.keyId, group: input.groupId, servedBy, usage });
+  }
+
+  /** A plain call: the response body, OpenAI-shaped, as JSON bytes. */
+  async create(input: CompletionInput): Promise<Buffer> {
+    const { group, request } = this.#prepare(input);
+    if (request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Streamed calls use the streaming RPC.' });
+    const { attempt, result: response } = await this.#route(group, input, (a) => this.upstream.complete(this.#call(a, request, input.signal)));
+    const completionId = newCompletionId();
+    this.#provider(attempt).response?.(response);
+    response.id = completionId;
+    response.model = input.model;
+    delete response.system_fingerprint;
+    const usage = readUsage(response.usage);
+    if (isObject(response.usage)) normalizeUsage(response.usage);
+    // An answer without usage cannot be metered exactly; it is billed as nothing and logged.
+    if (usage) await this.#meter(input, completionId, attempt.group, usage);
+    else this.logger.error({ requestId: input.requestId, group: group.id }, 'upstream response without usage; not metered');
+    return Buffer.from(JSON.stringify(response));
+  }
+
+  /**
+   * A streamed call: `write` receives each chunk as JSON bytes. Before the first chunk a failure
+   * moves on to the next attempt; after it, the failure ends the stream. Billed once the
+   * upstream's usage has arrived.
+   */
+  async stream(input: CompletionInput, write: (chunk: Buffer) => Promise<void>): Promise<void> {
+    const { group, request } = this.#prepare(input);
+    if (!request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Plain calls use the unary RPC.' });
+    const { attempt, result: opened } = await this.#route(group, input, async (a) => {
+      const upstream = await this.upstream.stream(this.#call(a, request, input.signal));
+      // The first event is read inside the attempt, so a stream that fails at once is retried.
+      try {
+        const first = await upstream.events.next();
+        return { upstream, first };
+      } catch (error) {
+        upstream.close();
+        throw error;
+      }
+    });
+    const { upstream } = opened;
+    const provider = this.#provider(attempt);
+    const completionId = newCompletionId();
+    let usage: ChatUsage | undefined;
+    try {
+      let next = opened.first;
+      while (!next.done) {
+        const chunk = parseChunk(next.value);
+        if (chunk.error !== undefined) throw new UpstreamFailure('protocol');
+        const chunkUsage = isObject(chunk.usage) ? chunk.usage : undefined;
+        if (chunkUsage) usage = readUsage(chunkUsage);
+        const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunkUsage !== undefined;
+        if (!usageOnly || request.includeUsage) {
+          provider.chunk?.(chunk);
+          chunk.id = completionId;
+          chunk.model = input.model;
+          delete chunk.system_fingerprint;
+          if (request.includeUsage) {
+            if (chunkUsage) normalizeUsage(chunkUsage);
+          } else {
+            delete chunk.usage;
+          }
+          await write(Buffer.from(JSON.stringify(chunk)));
+        }
+        next = await upstream.events.next();
+      }
+    } catch (error) {
+      upstream.close();
+      if (error instanceof UpstreamFailure) {
+        this.logger.warn({ requestId: input.requestId, group: attempt.group.id, kind: error.kind }, 'upstream stream failed after it started');
+        throw error.toGatewayError();
+      }
+      throw error;
+    }
+    if (usage) await this.#meter(input, completionId, attempt.group, usage);
+    else this.logger.error({ requestId: input.requestId, group: group.id }, 'upstream stream without usage; not metered');
+  }
+}
+
+function parseChunk(data: string): JsonObject {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    throw new UpstreamFailure('protocol');
+  }
+  if (!isObject(parsed)) throw new UpstreamFailure('protocol');
+  return parsed;
+}

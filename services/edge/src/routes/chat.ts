@@ -1,0 +1,148 @@
+import { keyAllows } from '@gateway/accounting';
+import type { CompletionCall, CompletionStream } from '@gateway/chat';
+import { GatewayError, toOpenAIError } from '@gateway/errors';
+import { fromServiceError, isServiceError } from '@gateway/grpc';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ModelCatalog } from '../catalog.js';
+import type { Downstream } from '../downstream.js';
+
+export interface ChatRoutesOptions {
+  downstream: Downstream;
+  catalog: ModelCatalog;
+  /** gRPC deadline of a plain call (upstream timeouts and retries fit inside it). */
+  unaryDeadlineMs: number;
+  /** gRPC deadline of a stream, however long it runs. */
+  streamDeadlineMs: number;
+}
+
+const DATA = Buffer.from('data: ');
+const END_OF_EVENT = Buffer.from('\n\n');
+const DONE = Buffer.from('data: [DONE]\n\n');
+
+/** The parts of the body the edge itself needs; everything else is the chat service's to judge. */
+function peek(raw: Buffer): { model: string; stream: boolean } {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new GatewayError('invalid_json');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new GatewayError('invalid_request', { message: 'The request body must be a JSON object.' });
+  }
+  const { model, stream } = body as { model?: unknown; stream?: unknown };
+  if (typeof model !== 'string' || model === '') {
+    throw new GatewayError('invalid_request', { param: 'model', message: "Invalid value for 'model': is required (a model group or alias)." });
+  }
+  return { model, stream: stream === true };
+}
+
+/**
+ * POST /v1/chat/completions. The edge resolves the group, checks the key may call it and has
+ * budget left, then hands the untouched body to the chat service: unary for plain calls,
+ * server-streaming for `stream: true`, relayed as server-sent events chunk by chunk.
+ */
+export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, options) => {
+  const { downstream, catalog } = options;
+  // The body reaches the chat service as the caller sent it; only this scope keeps it raw.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.post('/v1/chat/completions', async (request, reply) => {
+    const raw = request.body as Buffer;
+    const { model, stream } = peek(raw);
+    const { key, spentNanoUsd } = request.apiKey;
+    const group = await catalog.resolve(model, request.id);
+    if (!group) throw new GatewayError('model_not_found', { param: 'model' });
+    if (!keyAllows(key, group.id)) throw new GatewayError('model_not_allowed', { param: 'model' });
+    if (group.mode !== 'chat') throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is a ${group.mode} model; use its own endpoint.` });
+    if (spentNanoUsd >= key.budget_nano_usd) throw new GatewayError('budget_exceeded');
+
+    const call: CompletionCall = { keyId: key.id, model, group: group.id, body: raw };
+    if (!stream) {
+      const body = await downstream.chat.createChatCompletion(call, { requestId: request.id, deadlineMs: options.unaryDeadlineMs });
+      return reply.type('application/json').send(body);
+    }
+    const grpcStream = downstream.chat.streamChatCompletion(call, { requestId: request.id, deadlineMs: options.streamDeadlineMs });
+    return relay(grpcStream, request, reply);
+  });
+};
+
+/**
+ * Relays a chunk stream as SSE. Until the first chunk nothing is written, so a failure still
+ * becomes an HTTP status; after it, a failure is an `error` event and the end of the stream.
+ * A caller that goes away cancels the call, and the chat service aborts the upstream.
+ */
+async function relay(stream: CompletionStream, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const first = await new Promise<{ chunk: Buffer } | null>((resolve, reject) => {
+    const onData = (message: { chunk: Buffer }) => {
+      cleanup();
+      stream.pause();
+      resolve(message);
+    };
+    const onError = (error: unknown) => {
+      cleanup();
+      reject(isServiceError(error) ? fromServiceError(error) : error);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(null);
+    };
+    const cleanup = () => {
+      stream.off('data', onData);
+      stream.off('error', onError);
+      stream.off('end', onEnd);
+    };
+    stream.on('data', onData);
+    stream.on('error', onError);
+    stream.on('end', onEnd);
+    request.raw.once('close', () => {
+      if (!reply.raw.headersSent) stream.cancel();
+    });
+  }).catch((error: unknown) => {
+    throw error instanceof GatewayError ? error : new GatewayError('internal_error', { cause: error });
+  });
+
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-request-id': request.id,
+  });
+  if (first) res.write(Buffer.concat([DATA, first.chunk, END_OF_EVENT]));
+
+  if (first === null) {
+    res.end(DONE);
+    return reply;
+  }
+  // Once the caller is gone or the response has ended, nothing more is written.
+  const open = () => !res.writableEnded && !res.destroyed;
+  res.once('close', () => {
+    if (!res.writableFinished) stream.cancel();
+  });
+  stream.on('data', (message: { chunk: Buffer }) => {
+    if (open() && !res.write(Buffer.concat([DATA, message.chunk, END_OF_EVENT]))) {
+      stream.pause();
+      res.once('drain', () => stream.resume());
+    }
+  });
+  stream.on('end', () => {
+    if (open()) res.end(DONE);
+  });
+  stream.on('error', (error: unknown) => {
+    if (!open()) return;
+    if (isServiceError(error) && error.code === GrpcStatus.CANCELLED) {
+      res.end();
+      return;
+    }
+    const gatewayError = isServiceError(error) ? fromServiceError(error) : new GatewayError('internal_error', { cause: error });
+    if (gatewayError.spec.http >= 500) request.log.warn({ code: gatewayError.code }, 'stream failed after it started');
+    res.end(`data: ${JSON.stringify(toOpenAIError(gatewayError))}\n\n`);
+  });
+  stream.resume();
+  return reply;
+}
