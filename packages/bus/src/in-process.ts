@@ -8,6 +8,8 @@ import {
 // has not started yet, and a failing handler gets the event again after a pause.
 
 const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
+/** Events kept for a consumer that has not started; a process whose consumer lives elsewhere must not grow without bound. */
+const MAX_UNCLAIMED = 10_000;
 const MAX_RETRY_DELAY_MS = 5000;
 
 interface Consumer {
@@ -46,8 +48,8 @@ export class InProcessBus implements Bus {
     this.#forgetOldIds(now);
     if (this.#recentIds.has(id)) return;
     this.#recentIds.set(id, now);
-    // A structured clone, so a publisher mutating its object later cannot change the event.
-    const event: BusEvent<unknown> = { subject, id, data: structuredClone(data) };
+    // Publishers hand over the event: it is not copied (a copy per call shows in the profile).
+    const event: BusEvent<unknown> = { subject, id, data };
     let claimed = false;
     for (const consumer of this.#consumers.values()) {
       if (!consumer.closed && subjectMatches(consumer.filter, subject)) {
@@ -56,7 +58,13 @@ export class InProcessBus implements Bus {
         void this.#drain(consumer);
       }
     }
-    if (!claimed) this.#unclaimed.push(event);
+    if (!claimed) {
+      this.#unclaimed.push(event);
+      if (this.#unclaimed.length > MAX_UNCLAIMED) {
+        const dropped = this.#unclaimed.shift();
+        this.#logger?.error({ subject: dropped?.subject, eventId: dropped?.id }, 'no consumer in this process for an event; dropped the oldest (configure NATS to carry events between processes)');
+      }
+    }
   }
 
   async consume<T>(filter: string, durableName: string, handler: EventHandler<T>): Promise<Subscription> {

@@ -29,10 +29,21 @@ export function requestIdOf(metadata: grpc.Metadata): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function callSignal(call: { once(event: 'cancelled', listener: () => void): unknown }): AbortSignal {
+/** The reason a call's signal carries; one shared Error, since building a DOMException per call is costly. */
+export const CALL_CANCELLED = new Error('the caller cancelled the call or its deadline passed');
+
+interface CancellableCall {
+  once(event: 'cancelled', listener: () => void): unknown;
+}
+
+/** A signal that aborts when the caller cancels, until `finish()` (grpc-js may report a late cancel after the answer). */
+function callSignal(call: CancellableCall): { signal: AbortSignal; finish: () => void } {
   const controller = new AbortController();
-  call.once('cancelled', () => controller.abort());
-  return controller.signal;
+  let finished = false;
+  call.once('cancelled', () => {
+    if (!finished) controller.abort(CALL_CANCELLED);
+  });
+  return { signal: controller.signal, finish: () => { finished = true; } };
 }
 
 /**
@@ -69,10 +80,17 @@ export class GrpcServer {
   /** Wraps an async function as a unary handler. */
   unary<Req, Res>(name: string, handler: (request: Req, call: CallInfo) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
     return (call, callback) => {
-      const info: CallInfo = { requestId: requestIdOf(call.metadata), metadata: call.metadata, signal: callSignal(call) };
+      const { signal, finish } = callSignal(call);
+      const info: CallInfo = { requestId: requestIdOf(call.metadata), metadata: call.metadata, signal };
       handler(call.request, info).then(
-        (response) => callback(null, response),
-        (error: unknown) => callback(this.#failure(name, error, info.requestId)),
+        (response) => {
+          finish();
+          callback(null, response);
+        },
+        (error: unknown) => {
+          finish();
+          callback(this.#failure(name, error, info.requestId));
+        },
       );
     };
   }
@@ -85,16 +103,23 @@ export class GrpcServer {
     name: string, handler: (request: Req, write: (message: Res) => Promise<void>, call: CallInfo) => Promise<void>,
   ): grpc.handleServerStreamingCall<Req, Res> {
     return (call) => {
-      const info: CallInfo = { requestId: requestIdOf(call.metadata), metadata: call.metadata, signal: callSignal(call) };
+      const { signal, finish } = callSignal(call);
+      const info: CallInfo = { requestId: requestIdOf(call.metadata), metadata: call.metadata, signal };
       const write = (message: Res): Promise<void> => {
         if (info.signal.aborted) return Promise.reject(new GatewayError('service_unavailable', { message: 'The caller went away.' }));
         if (call.write(message)) return Promise.resolve();
         return new Promise((resolve) => call.once('drain', resolve));
       };
       handler(call.request, write, info).then(
-        () => call.end(),
+        () => {
+          finish();
+          call.end();
+        },
         // grpc-js turns an 'error' event carrying a status into the call's final status.
-        (error: unknown) => call.emit('error', this.#failure(name, error, info.requestId)),
+        (error: unknown) => {
+          finish();
+          call.emit('error', this.#failure(name, error, info.requestId));
+        },
       );
     };
   }

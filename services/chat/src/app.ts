@@ -54,7 +54,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
       body: await completions.create(input(request, call.requestId, call.signal)),
     })),
     StreamChatCompletion: server.serverStream('StreamChatCompletion', async (request: CompletionRequest, write, call) => {
-      await completions.stream(input(request, call.requestId, call.signal), (chunk) => write({ chunk }));
+      await completions.stream(input(request, call.requestId, call.signal), (chunks) => write({ chunks }));
     }),
   };
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, handlers);

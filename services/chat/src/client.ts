@@ -12,8 +12,8 @@ export interface CompletionCall {
   body: Buffer;
 }
 
-/** A streamed completion: one message per chunk; cancel() aborts the upstream call. */
-export type CompletionStream = grpc.ClientReadableStream<{ chunk: Buffer }>;
+/** A streamed completion: messages of one or more chunks; cancel() aborts the upstream call. */
+export type CompletionStream = grpc.ClientReadableStream<{ chunks: Buffer[] }>;
 
 /** The chat service as the edge sees it. */
 export class ChatClient {

@@ -37,6 +37,9 @@ export function edgeServerOptions(config: GatewayConfig, logger: Logger): Fastif
     loggerInstance: logger,
     // Per-request info lines cost real CPU at thousands of requests per second.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    // No child logger per request (an allocation on every call); lines that need the request
+    // id carry it themselves.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: config.server.bodyLimitBytes,
     // A caller's own request id is kept when it looks like one; otherwise a fresh one.
     genReqId: (request) => {
@@ -66,8 +69,9 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   installErrorHandling(app);
   // Bodies are JSON; anything else is refused with 415 rather than parsed as text.
   app.removeContentTypeParser('text/plain');
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   await app.register(healthRoutes, { downstream, bus, isClosing });

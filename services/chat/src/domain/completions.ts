@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { ChatGroupConfig, RouterConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
@@ -22,8 +22,9 @@ export interface CompletionInput {
 
 const CHAT_PATH = '/chat/completions';
 
+/** 122 random bits; randomUUID draws from a buffered entropy pool, so it is cheap per call. */
 export function newCompletionId(): string {
-  return `chatcmpl-${randomBytes(18).toString('base64url')}`;
+  return `chatcmpl-${randomUUID().replaceAll('-', '')}`;
 }
 
 /**
@@ -113,18 +114,18 @@ export class ChatCompletions {
   }
 
   /**
-   * A streamed call: `write` receives each chunk as JSON bytes. Before the first chunk a failure
-   * moves on to the next attempt; after it, the failure ends the stream. Billed once the
-   * upstream's usage has arrived.
+   * A streamed call: `write` receives the chunks as JSON bytes, those that arrived together in
+   * one call. Before the first chunk a failure moves on to the next attempt; after it, the
+   * failure ends the stream. Billed once the upstream's usage has arrived.
    */
-  async stream(input: CompletionInput, write: (chunk: Buffer) => Promise<void>): Promise<void> {
+  async stream(input: CompletionInput, write: (chunks: Buffer[]) => Promise<void>): Promise<void> {
     const { group, request } = this.#prepare(input);
     if (!request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Plain calls use the unary RPC.' });
     const { attempt, result: opened } = await this.#route(group, input, async (a) => {
       const upstream = await this.upstream.stream(this.#call(a, request, input.signal));
-      // The first event is read inside the attempt, so a stream that fails at once is retried.
+      // The first events are read inside the attempt, so a stream that fails at once is retried.
       try {
-        const first = await upstream.events.next();
+        const first = await upstream.batches.next();
         return { upstream, first };
       } catch (error) {
         upstream.close();
@@ -136,26 +137,24 @@ export class ChatCompletions {
     const completionId = newCompletionId();
     let usage: ChatUsage | undefined;
     try {
-      let next = opened.first;
-      while (!next.done) {
-        const chunk = parseChunk(next.value);
-        if (chunk.error !== undefined) throw new UpstreamFailure('protocol');
-        const chunkUsage = isObject(chunk.usage) ? chunk.usage : undefined;
-        if (chunkUsage) usage = readUsage(chunkUsage);
-        const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunkUsage !== undefined;
-        if (!usageOnly || request.includeUsage) {
+      for (let next = opened.first; !next.done; next = await upstream.batches.next()) {
+        const out: Buffer[] = [];
+        for (const data of next.value) {
+          const chunk = parseChunk(data);
+          if (chunk.error !== undefined) throw new UpstreamFailure('protocol');
+          const chunkUsage = isObject(chunk.usage) ? chunk.usage : undefined;
+          if (chunkUsage) usage = readUsage(chunkUsage);
+          const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunkUsage !== undefined;
+          if (usageOnly && !request.includeUsage) continue;
           provider.chunk?.(chunk);
           chunk.id = completionId;
           chunk.model = input.model;
           delete chunk.system_fingerprint;
-          if (request.includeUsage) {
-            if (chunkUsage) normalizeUsage(chunkUsage);
-          } else {
-            delete chunk.usage;
-          }
-          await write(Buffer.from(JSON.stringify(chunk)));
+          if (!request.includeUsage) delete chunk.usage;
+          else if (chunkUsage) normalizeUsage(chunkUsage);
+          out.push(Buffer.from(JSON.stringify(chunk)));
         }
-        next = await upstream.events.next();
+        if (out.length > 0) await write(out);
       }
     } catch (error) {
       upstream.close();

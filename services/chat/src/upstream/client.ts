@@ -1,7 +1,7 @@
 import type { DeploymentConfig, Env } from '@gateway/config';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import type { JsonObject } from '../domain/request.js';
-import { sseData } from './sse.js';
+import { sseBatches } from './sse.js';
 import { UpstreamFailure, parseRetryAfter, sanitizeUpstreamMessage } from './failure.js';
 
 // HTTP to the upstreams: one keep-alive pool per origin, reused by every call, with the
@@ -18,16 +18,28 @@ export interface UpstreamCall {
 }
 
 export interface UpstreamStream {
-  /** The JSON payload of each `data:` event, until `[DONE]`. */
-  events: AsyncGenerator<string>;
+  /** The JSON payloads of the `data:` events, in the batches they arrived in, until `[DONE]`. */
+  batches: AsyncGenerator<string[]>;
   /** Stops reading and releases the connection. */
   close(): void;
 }
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Shared abort reasons: an Error per call (or a DOMException) costs a stack trace each time. */
+const TIMED_OUT = new Error('upstream timed out');
+const CALLER_GONE = new Error('the caller went away');
+
+/** Timeouts shorter than this are timed exactly; longer ones by undici's coarse timers. */
+const PRECISE_TIMEOUT_BELOW_MS = 30_000;
+
+interface Target {
+  origin: string;
+  basePath: string;
+}
 
 export class UpstreamClient {
   readonly #pools = new Map<string, Pool>();
+  readonly #targets = new WeakMap<DeploymentConfig, Target>();
 
   constructor(private readonly env: Env) {}
 
@@ -40,39 +52,56 @@ export class UpstreamClient {
     return pool;
   }
 
+  #target(deployment: DeploymentConfig): Target {
+    let target = this.#targets.get(deployment);
+    if (!target) {
+      const base = new URL(deployment.apiBase);
+      target = { origin: base.origin, basePath: base.pathname.replace(/\/+$/, '') };
+      this.#targets.set(deployment, target);
+    }
+    return target;
+  }
+
   async #send(call: UpstreamCall): Promise<Dispatcher.ResponseData> {
-    const base = new URL(call.deployment.apiBase);
+    const target = this.#target(call.deployment);
     const credential = this.env[call.deployment.apiKeyEnv] ?? '';
     let response: Dispatcher.ResponseData;
-    // undici's own timers are coarse (about a second); the wait for headers is timed exactly here,
-    // and bodyTimeout bounds the pauses of a stream.
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    call.signal.addEventListener('abort', onAbort, { once: true });
+    // undici's own timers tick about once a second: exact enough for long timeouts, so those
+    // cost nothing extra per call; a short one is timed here, through an AbortController.
+    const precise = call.timeoutMs < PRECISE_TIMEOUT_BELOW_MS;
+    const controller = precise ? new AbortController() : undefined;
+    const onAbort = () => controller?.abort(CALLER_GONE);
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, call.timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    if (controller) {
+      if (call.signal.aborted) onAbort();
+      else call.signal.addEventListener('abort', onAbort, { once: true });
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(TIMED_OUT);
+      }, call.timeoutMs);
+    }
     try {
-      response = await this.#pool(base.origin).request({
+      response = await this.#pool(target.origin).request({
         method: 'POST',
-        path: `${base.pathname.replace(/\/+$/, '')}${call.path}`,
+        path: `${target.basePath}${call.path}`,
         headers: {
           'content-type': 'application/json',
           accept: call.body.stream === true ? 'text/event-stream' : 'application/json',
           authorization: `Bearer ${credential}`,
         },
         body: JSON.stringify(call.body),
-        signal: controller.signal,
-        headersTimeout: call.timeoutMs + 1000,
+        signal: controller ? controller.signal : call.signal,
+        headersTimeout: precise ? call.timeoutMs + 1000 : call.timeoutMs,
         bodyTimeout: call.timeoutMs,
       });
     } catch (error) {
+      if (controller) call.signal.removeEventListener('abort', onAbort);
       throw timedOut ? new UpstreamFailure('timeout', { cause: error }) : failureFrom(error);
     } finally {
       clearTimeout(timer);
     }
+    if (controller && call.body.stream !== true) call.signal.removeEventListener('abort', onAbort);
     if (response.statusCode >= 400) {
       const text = await readLimited(response.body).catch(() => '');
       let parsed: unknown;
@@ -106,11 +135,16 @@ export class UpstreamClient {
   async stream(call: UpstreamCall): Promise<UpstreamStream> {
     const response = await this.#send(call);
     const body = response.body;
-    async function* events(): AsyncGenerator<string> {
+    async function* batches(): AsyncGenerator<string[]> {
       try {
-        for await (const data of sseData(body)) {
-          if (data === '[DONE]') return;
-          yield data;
+        for await (const batch of sseBatches(body)) {
+          const done = batch.indexOf('[DONE]');
+          if (done === -1) {
+            yield batch;
+            continue;
+          }
+          if (done > 0) yield batch.slice(0, done);
+          return;
         }
       } catch (error) {
         throw failureFrom(error);
@@ -118,7 +152,7 @@ export class UpstreamClient {
       // The body ended without [DONE]: the stream was cut.
       throw new UpstreamFailure('protocol');
     }
-    return { events: events(), close: () => body.destroy() };
+    return { batches: batches(), close: () => body.destroy() };
   }
 
   async close(): Promise<void> {

@@ -18,6 +18,13 @@ export interface ChatRoutesOptions {
 
 const DATA = Buffer.from('data: ');
 const END_OF_EVENT = Buffer.from('\n\n');
+
+/** The SSE events for a message's chunks, as one buffer (one write). */
+function events(chunks: readonly Buffer[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const chunk of chunks) parts.push(DATA, chunk, END_OF_EVENT);
+  return Buffer.concat(parts);
+}
 const DONE = Buffer.from('data: [DONE]\n\n');
 
 /** The parts of the body the edge itself needs; everything else is the chat service's to judge. */
@@ -75,8 +82,8 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
  * A caller that goes away cancels the call, and the chat service aborts the upstream.
  */
 async function relay(stream: CompletionStream, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const first = await new Promise<{ chunk: Buffer } | null>((resolve, reject) => {
-    const onData = (message: { chunk: Buffer }) => {
+  const first = await new Promise<{ chunks: Buffer[] } | null>((resolve, reject) => {
+    const onData = (message: { chunks: Buffer[] }) => {
       cleanup();
       stream.pause();
       resolve(message);
@@ -113,7 +120,7 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
     'x-accel-buffering': 'no',
     'x-request-id': request.id,
   });
-  if (first) res.write(Buffer.concat([DATA, first.chunk, END_OF_EVENT]));
+  if (first) res.write(events(first.chunks));
 
   if (first === null) {
     res.end(DONE);
@@ -124,8 +131,8 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
   res.once('close', () => {
     if (!res.writableFinished) stream.cancel();
   });
-  stream.on('data', (message: { chunk: Buffer }) => {
-    if (open() && !res.write(Buffer.concat([DATA, message.chunk, END_OF_EVENT]))) {
+  stream.on('data', (message: { chunks: Buffer[] }) => {
+    if (open() && !res.write(events(message.chunks))) {
       stream.pause();
       res.once('drain', () => stream.resume());
     }
@@ -140,7 +147,7 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
       return;
     }
     const gatewayError = isServiceError(error) ? fromServiceError(error) : new GatewayError('internal_error', { cause: error });
-    if (gatewayError.spec.http >= 500) request.log.warn({ code: gatewayError.code }, 'stream failed after it started');
+    if (gatewayError.spec.http >= 500) request.log.warn({ code: gatewayError.code, requestId: request.id }, 'stream failed after it started');
     res.end(`data: ${JSON.stringify(toOpenAIError(gatewayError))}\n\n`);
   });
   stream.resume();

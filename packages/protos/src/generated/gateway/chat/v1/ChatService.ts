@@ -38,12 +38,12 @@ export interface ChatServiceClient extends grpc.Client {
   listModels(argument: _gateway_chat_v1_ListModelsRequest, callback: grpc.requestCallback<_gateway_chat_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * The same call with `stream: true`: one message per upstream chunk.
+   * The same call with `stream: true`: the upstream's chunks as they arrive.
    */
   StreamChatCompletion(argument: _gateway_chat_v1_StreamChatCompletionRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamChatCompletionResponse__Output>;
   StreamChatCompletion(argument: _gateway_chat_v1_StreamChatCompletionRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamChatCompletionResponse__Output>;
   /**
-   * The same call with `stream: true`: one message per upstream chunk.
+   * The same call with `stream: true`: the upstream's chunks as they arrive.
    */
   streamChatCompletion(argument: _gateway_chat_v1_StreamChatCompletionRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamChatCompletionResponse__Output>;
   streamChatCompletion(argument: _gateway_chat_v1_StreamChatCompletionRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamChatCompletionResponse__Output>;
@@ -62,7 +62,7 @@ export interface ChatServiceHandlers extends grpc.UntypedServiceImplementation {
   ListModels: grpc.handleUnaryCall<_gateway_chat_v1_ListModelsRequest__Output, _gateway_chat_v1_ListModelsResponse>;
   
   /**
-   * The same call with `stream: true`: one message per upstream chunk.
+   * The same call with `stream: true`: the upstream's chunks as they arrive.
    */
   StreamChatCompletion: grpc.handleServerStreamingCall<_gateway_chat_v1_StreamChatCompletionRequest__Output, _gateway_chat_v1_StreamChatCompletionResponse>;
   

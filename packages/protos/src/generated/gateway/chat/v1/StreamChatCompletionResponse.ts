@@ -3,14 +3,16 @@
 
 export interface StreamChatCompletionResponse {
   /**
-   * One OpenAI-shaped chunk as JSON, relayed as one SSE `data:` event.
+   * OpenAI-shaped chunks as JSON, each relayed as one SSE `data:` event. Chunks that arrived from
+   * the upstream together travel together; none is held back waiting for another.
    */
-  'chunk'?: (Buffer | Uint8Array | string);
+  'chunks'?: (Buffer | Uint8Array | string)[];
 }
 
 export interface StreamChatCompletionResponse__Output {
   /**
-   * One OpenAI-shaped chunk as JSON, relayed as one SSE `data:` event.
+   * OpenAI-shaped chunks as JSON, each relayed as one SSE `data:` event. Chunks that arrived from
+   * the upstream together travel together; none is held back waiting for another.
    */
-  'chunk': (Buffer);
+  'chunks': (Buffer)[];
 }
