@@ -60,7 +60,7 @@ groups:
     price: { input_per_mtok: 0.15, output_per_mtok: 0.6 }
     deployments: [{ provider: openai, model: bench-model, api_base: "${urls.spaced}/v1", api_key_env: BENCH_UPSTREAM_KEY }]
 `);
-const baseEnv = { GATEWAY_CONFIG: configPath, ADMIN_TOKEN, BENCH_UPSTREAM_KEY: 'bench-credential', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+const baseEnv = { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '', GATEWAY_CONFIG: configPath, ADMIN_TOKEN, BENCH_UPSTREAM_KEY: 'bench-credential', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
 
 /** Starts the gateway one way or the other; resolves to {url, pids: {name: pid}}. */
 async function startGateway(mode) {

@@ -1,10 +1,18 @@
 import { EmbeddedStore } from './embedded.js';
-import { MongoStore } from './mongodb.js';
 import type { DocumentStore } from './port.js';
 
 export * from './port.js';
 export { EmbeddedStore } from './embedded.js';
-export { MongoStore } from './mongodb.js';
+export type { MongoStore } from './mongodb.js';
+
+/**
+ * Connects the MongoDB adapter. The driver is loaded only here: a process on the embedded
+ * store never pays its memory (about 25 MiB).
+ */
+export async function connectMongo(uri: string, dbName?: string): Promise<DocumentStore> {
+  const { MongoStore } = await import('./mongodb.js');
+  return MongoStore.connect(uri, dbName);
+}
 
 export interface StoreOptions {
   /** When set, MongoDB; otherwise the embedded store in `dataDir`. */
@@ -16,6 +24,6 @@ export interface StoreOptions {
 }
 
 export async function openStore(options: StoreOptions): Promise<DocumentStore> {
-  if (options.mongodbUri) return MongoStore.connect(options.mongodbUri, options.dbName);
+  if (options.mongodbUri) return connectMongo(options.mongodbUri, options.dbName);
   return new EmbeddedStore(options.dataDir);
 }

@@ -1,4 +1,4 @@
-import { MongoStore } from '../src/index.js';
+import { MongoStore } from '../src/mongodb.js';
 import { storeContract } from './contract.js';
 
 // Runs against a real MongoDB when MONGODB_URI is set; without it the suite is reported as
