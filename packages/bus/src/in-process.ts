@@ -17,6 +17,7 @@ interface Consumer {
   handler: EventHandler<unknown>;
   queue: BusEvent<unknown>[];
   running: boolean;
+  scheduled: boolean;
   closed: boolean;
 }
 
@@ -55,7 +56,15 @@ export class InProcessBus implements Bus {
       if (!consumer.closed && subjectMatches(consumer.filter, subject)) {
         consumer.queue.push(event);
         claimed = true;
-        void this.#drain(consumer);
+        // Delivered after the publisher's current work (its response, typically) is done:
+        // consumers such as the ledger stay off the request's path.
+        if (!consumer.running && !consumer.scheduled) {
+          consumer.scheduled = true;
+          setImmediate(() => {
+            consumer.scheduled = false;
+            void this.#drain(consumer);
+          });
+        }
       }
     }
     if (!claimed) {
@@ -76,6 +85,7 @@ export class InProcessBus implements Bus {
       // A restarted durable consumer resumes with what its predecessor had not finished.
       queue: existing ? existing.queue : [],
       running: false,
+      scheduled: false,
       closed: false,
     };
     if (existing) existing.closed = true;
