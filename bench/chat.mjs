@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closedLoop, fixedRate, sequential, target } from './lib/load.mjs';
 import { cpuSeconds, rssMiB, start, stopAll } from './lib/procs.mjs';
+import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -43,6 +44,8 @@ children.push(upstream.child);
 const urls = upstream.value;
 const yardstick = await start([join(root, 'bench/lib/yardstick.mjs'), urls.fast, urls.spaced], { ready: json, name: 'yardstick' });
 children.push(yardstick.child);
+const naive = await start([join(root, 'bench/lib/naive-chain.mjs'), urls.fast, urls.spaced], { ready: json, name: 'naive chain' });
+children.push(naive.child);
 
 const configPath = join(tmp, 'gateway.yaml');
 writeFileSync(configPath, `
@@ -107,15 +110,24 @@ function targets(gatewayUrl, key, kind, stream) {
   return {
     direct: target(kind === 'spaced' ? urls.spaced : urls.fast, '/v1/chat/completions', upstreamAuth, body('bench-model', stream)),
     yardstick: target(`${yardstick.value.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
+    naive: target(`${naive.value.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
     gateway: target(gatewayUrl, '/v1/chat/completions', { authorization: `Bearer ${key}` }, body(kind === 'spaced' ? 'bench-spaced' : 'bench-fast', stream)),
   };
 }
 
+// Saturation runs use wrk when it is installed (apt-get install wrk): a C load generator leaves
+// the cores to what is measured. Without it, the JavaScript generator runs them.
+const useWrk = process.env.BENCH_LOADGEN !== 'js' && await wrkAvailable();
+const saturate = (t, stream) => (useWrk
+  ? wrkClosedLoop(t, { connections: 50, durationMs: SECONDS * 1000 })
+  : closedLoop(t, { connections: 50, durationMs: SECONDS * 1000, stream }));
+log(`load generator at saturation: ${useWrk ? 'wrk' : 'JavaScript (undici)'}`);
+
 const scenarios = [
-  { name: 'plain, 50 connections', kind: 'fast', stream: false, run: (t) => closedLoop(t, { connections: 50, durationMs: SECONDS * 1000 }) },
+  { name: 'plain, 50 connections', kind: 'fast', stream: false, run: (t) => saturate(t, false) },
   { name: 'plain, 300 req/s', kind: 'fast', stream: false, run: (t) => fixedRate(t, { rate: 300, durationMs: SECONDS * 1000 }) },
   { name: 'plain, one at a time', kind: 'fast', stream: false, run: (t) => sequential(t, { count: 150 * SECONDS }) },
-  { name: 'stream, 50 connections', kind: 'fast', stream: true, run: (t) => closedLoop(t, { connections: 50, durationMs: SECONDS * 1000, stream: true }) },
+  { name: 'stream, 50 connections', kind: 'fast', stream: true, run: (t) => saturate(t, true) },
   { name: 'stream, spaced chunks, one at a time', kind: 'spaced', stream: true, run: (t) => sequential(t, { count: 4 * SECONDS, stream: true }) },
 ];
 
@@ -135,8 +147,10 @@ for (const mode of MODES) {
     for (const name of Object.keys(t)) await closedLoop(t[name], { connections: 10, durationMs: 500, stream: scenario.stream });
     const best = {};
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const name of ['direct', 'yardstick', 'gateway']) {
-        const pids = name === 'gateway' ? Object.values(gateway.pids) : name === 'yardstick' ? [yardstick.child.pid] : [upstream.child.pid];
+      for (const name of ['direct', 'yardstick', 'naive', 'gateway']) {
+        const pids = name === 'gateway' ? Object.values(gateway.pids)
+          : name === 'yardstick' ? [yardstick.child.pid]
+            : name === 'naive' ? [naive.child.pid, naive.value.servicePid] : [upstream.child.pid];
         const cpuBefore = pids.map(cpuSeconds);
         const r = await scenario.run(t[name]);
         const cpu = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]).reduce((a, b) => a + b, 0);
@@ -152,11 +166,11 @@ for (const mode of MODES) {
     const d = best.direct;
     const y = best.yardstick;
     log(`\n${scenario.name}`);
-    for (const name of ['direct', 'yardstick', 'gateway']) {
+    for (const name of ['direct', 'yardstick', 'naive', 'gateway']) {
       const r = best[name];
       log(`  ${name.padEnd(9)} ${fmt(r.rps, 0).padStart(6)} req/s  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms${scenario.stream ? `  first chunk p50 ${fmt(r.firstP50)} ms` : ''}  errors ${r.errors}  cpu ${fmt(r.cpuUsPerRequest, 0)} µs/req`);
     }
-    log(`  gateway/yardstick throughput ${fmt((100 * g.rps) / y.rps, 1)}%  added p50 ${fmt(g.p50 - d.p50)} ms  added p99 ${fmt(g.p99 - d.p99)} ms${scenario.stream ? `  added first chunk p50 ${fmt(g.firstP50 - d.firstP50)} ms` : ''}`);
+    log(`  gateway/yardstick throughput ${fmt((100 * g.rps) / y.rps, 1)}%  naive chain/yardstick ${fmt((100 * best.naive.rps) / y.rps, 1)}%  added p50 ${fmt(g.p50 - d.p50)} ms  added p99 ${fmt(g.p99 - d.p99)} ms${scenario.stream ? `  added first chunk p50 ${fmt(g.firstP50 - d.firstP50)} ms` : ''}`);
     if (g.chunkTimes && d.chunkTimes) {
       // Held back: how much later than direct each chunk arrives beyond the first chunk's delay.
       const lag = (times, base) => times.map((ts, i) => ts.map((t0, j) => t0 - (base[i]?.[j] ?? t0)));

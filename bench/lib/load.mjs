@@ -39,7 +39,13 @@ async function once(pool, path, headers, body, stream, start = performance.now()
 
 export function target(url, path, headers, body) {
   const base = new URL(url);
-  return { pool: new Pool(base.origin, { connections: 256, pipelining: 1 }), path: `${base.pathname.replace(/\/$/, '')}${path}`, headers: { 'content-type': 'application/json', ...headers }, body };
+  return {
+    pool: new Pool(base.origin, { connections: 256, pipelining: 1 }),
+    url: base.origin,
+    path: `${base.pathname.replace(/\/$/, '')}${path}`,
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  };
 }
 
 /** `connections` requests always in flight, for `durationMs`. */
