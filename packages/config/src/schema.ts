@@ -74,10 +74,22 @@ const Router = Type.Object({
   timeout_ms: Type.Optional(PositiveInteger),
 }, { additionalProperties: false });
 
+const Video = Type.Object({
+  /** How often unfinished jobs are polled upstream (and the age at which a GET refreshes a job). */
+  poll_interval_ms: Type.Optional(PositiveInteger),
+  /** Polls in flight at once per video replica. */
+  max_concurrent_polls: Type.Optional(PositiveInteger),
+  /** How long task records, and so finished clips, are kept. */
+  retention_seconds: Type.Optional(PositiveInteger),
+  /** Timeout of one call to a video provider's API. */
+  timeout_ms: Type.Optional(PositiveInteger),
+}, { additionalProperties: false });
+
 export const ConfigSchema = Type.Object({
   groups: Type.Array(Group),
   server: Type.Optional(Server),
   router: Type.Optional(Router),
+  video: Type.Optional(Video),
 }, { additionalProperties: false });
 
 export type RawConfig = Static<typeof ConfigSchema>;

@@ -76,10 +76,18 @@ export interface RouterConfig {
   timeoutMs: number;
 }
 
+export interface VideoServiceConfig {
+  pollIntervalMs: number;
+  maxConcurrentPolls: number;
+  retentionSeconds: number;
+  timeoutMs: number;
+}
+
 export interface GatewayConfig {
   groups: readonly GroupConfig[];
   server: ServerConfig;
   router: RouterConfig;
+  video: VideoServiceConfig;
   /** Where the configuration came from (a path, or "embedded example"). */
   source: string;
 }

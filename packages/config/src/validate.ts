@@ -23,6 +23,7 @@ const checker = Compile(ConfigSchema);
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_KEY_CACHE_TTL_MS = 1000;
 export const DEFAULT_MODELS_CACHE_TTL_MS = 5000;
+export const DEFAULT_VIDEO = { pollIntervalMs: 3000, maxConcurrentPolls: 8, retentionSeconds: 7 * 24 * 3600, timeoutMs: 30_000 } as const;
 export const DEFAULT_ROUTER = { retries: 1, allowedFails: 3, cooldownMs: 30_000, timeoutMs: 600_000 } as const;
 
 /** Parses and validates a YAML configuration, listing every error; never returns a partial config. */
@@ -104,7 +105,14 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
   if (issues.length > 0) throw new ConfigError(source, issues);
   const server = raw.server ?? {};
   const router = raw.router ?? {};
+  const video = raw.video ?? {};
   return {
+    video: {
+      pollIntervalMs: video.poll_interval_ms ?? DEFAULT_VIDEO.pollIntervalMs,
+      maxConcurrentPolls: video.max_concurrent_polls ?? DEFAULT_VIDEO.maxConcurrentPolls,
+      retentionSeconds: video.retention_seconds ?? DEFAULT_VIDEO.retentionSeconds,
+      timeoutMs: video.timeout_ms ?? DEFAULT_VIDEO.timeoutMs,
+    },
     router: {
       retries: router.retries ?? DEFAULT_ROUTER.retries,
       allowedFails: router.allowed_fails ?? DEFAULT_ROUTER.allowedFails,

@@ -1,1 +1,9 @@
 export { ChatSimulator, countPromptTokens, type ChatFault, type ChatFlavor, type ChatSimulatorOptions, type RecordedRequest } from './chat.js';
+export {
+  ARK_PIXELS,
+  VideoSimulator,
+  type VideoFault,
+  type VideoProtocol,
+  type VideoRecordedRequest,
+  type VideoSimulatorOptions,
+} from './video.js';

@@ -12,6 +12,7 @@ import { healthRoutes } from './routes/health.js';
 import { modelsRoutes } from './routes/models.js';
 import { usageRoutes } from './routes/usage.js';
 import { chatRoutes } from './routes/chat.js';
+import { videoRoutes } from './routes/videos.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -91,6 +92,7 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
       unaryDeadlineMs: 2 * attemptsMs + 5000,
       streamDeadlineMs: 2 * attemptsMs + 60 * 60 * 1000,
     });
+    await v1.register(videoRoutes, { downstream, catalog });
   });
 
   if (adminToken) {

@@ -1,31 +1,97 @@
-import { servedGroups } from '@gateway/config';
+import { servedGroups, type VideoGroupConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
-import { protos, type VideoServiceHandlers } from '@gateway/protos';
+import { protos, type VideoJob, type VideoServiceHandlers } from '@gateway/protos';
 import { modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
+import { VideoJobs } from './domain/jobs.js';
+import { TaskRepository, type TaskRecord } from './domain/tasks.js';
+import { videoProviders } from './providers/index.js';
+import { ProviderHttp } from './upstream.js';
 
 export interface VideoDeps extends ServiceDeps {
   /** Holds the task records. */
   store: DocumentStore;
+  /** Off in tests that drive polling themselves. */
+  poller?: boolean;
 }
 
 export interface VideoApp {
   server: GrpcServer;
+  jobs: VideoJobs;
   stop(): Promise<void>;
 }
 
-/**
- * Wires the video service. It answers which video groups it serves; jobs are handled by the
- * handlers this contract sketches (CreateVideo, GetVideo, ResolveVideoContent), which grpc-js
- * answers with UNIMPLEMENTED until they are registered here.
- */
+const STATUS = {
+  queued: 'VIDEO_STATUS_QUEUED',
+  in_progress: 'VIDEO_STATUS_IN_PROGRESS',
+  completed: 'VIDEO_STATUS_COMPLETED',
+  failed: 'VIDEO_STATUS_FAILED',
+  cancelled: 'VIDEO_STATUS_CANCELLED',
+} as const;
+
+/** A job as it crosses to the edge: never the provider's task id or address. */
+export function jobMessage(task: TaskRecord): VideoJob {
+  return {
+    id: task._id,
+    model: task.model,
+    status: STATUS[task.status],
+    progress: task.progress,
+    created_at: Math.floor(task.created_at.getTime() / 1000),
+    completed_at: task.completed_at ? Math.floor(task.completed_at.getTime() / 1000) : 0,
+    seconds: task.seconds,
+    size: task.size ?? '',
+    error_message: task.error_message ?? '',
+    total_tokens: task.total_tokens ?? 0,
+  };
+}
+
+interface CreateRequest {
+  key_id: string; model: string; group: string; prompt: string; seconds: string; resolution: string; ratio: string; input_reference: string;
+}
+
+/** Wires the video service: validation, providers, task records, the poller and billing behind gRPC. */
 export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
   const { config, bus, store, logger, env } = deps;
+  const videoGroups = config.groups.filter((g): g is VideoGroupConfig => g.mode === 'video');
+  for (const group of videoGroups) {
+    group.deployments.forEach((deployment, i) => {
+      if (!videoProviders.has(deployment.provider)) {
+        throw new Error(`${group.path}.deployments[${i}].provider: unknown video provider "${deployment.provider}" (known: ${[...videoProviders.keys()].join(', ')})`);
+      }
+    });
+  }
+  const tasks = await TaskRepository.open(store, config.video.retentionSeconds);
+  const http = new ProviderHttp(env, config.video.timeoutMs);
+  const jobs = new VideoJobs({
+    groups: new Map(videoGroups.map((g) => [g.id, g])), providers: videoProviders, http, tasks, bus, logger, config: config.video, env,
+  });
+
   const server = new GrpcServer({ logger, checks: { store: () => store.ping(), bus: () => bus.ping() } });
-  const groups = servedGroups(config, 'video', env).map(modelGroupMessage);
-  const handlers: Partial<VideoServiceHandlers> = {
-    ListModels: server.unary('ListModels', async () => ({ groups })),
+  const served = servedGroups(config, 'video', env).map(modelGroupMessage);
+  const handlers: VideoServiceHandlers = {
+    ListModels: server.unary('ListModels', async () => ({ groups: served })),
+    CreateVideo: server.unary('CreateVideo', async (request: CreateRequest, call) => {
+      const task = await jobs.create(request.key_id, request.model, request.group, {
+        prompt: request.prompt, seconds: request.seconds, resolution: request.resolution, ratio: request.ratio, inputReference: request.input_reference,
+      }, call.requestId);
+      return { job: jobMessage(task) };
+    }),
+    GetVideo: server.unary('GetVideo', async (request: { key_id: string; video_id: string }) => ({
+      job: jobMessage(await jobs.get(request.key_id, request.video_id)),
+    })),
+    ResolveVideoContent: server.unary('ResolveVideoContent', async (request: { key_id: string; video_id: string; refresh: boolean }) => ({
+      url: (await jobs.resolveContent(request.key_id, request.video_id, request.refresh)).url,
+      content_length: 0,
+    })),
   };
   server.addService('gateway.video.v1.VideoService', protos().gateway.video.v1.VideoService.service, handlers);
-  return { server, stop: async () => {} };
+  if (deps.poller !== false) jobs.start();
+  return {
+    server,
+    jobs,
+    stop: async () => {
+      await jobs.stop();
+      await http.close();
+    },
+  };
 }

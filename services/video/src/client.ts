@@ -1,5 +1,16 @@
 import { createClient, unary, type CallContext } from '@gateway/grpc';
-import { protos, type ModelGroup__Output, type VideoServiceClient } from '@gateway/protos';
+import { protos, type ModelGroup__Output, type VideoJob__Output, type VideoServiceClient } from '@gateway/protos';
+
+export interface CreateVideoCall {
+  keyId: string;
+  model: string;
+  group: string;
+  prompt: string;
+  seconds: string;
+  resolution: string;
+  ratio: string;
+  inputReference: string;
+}
 
 /** The video service as the edge sees it. */
 export class VideoClient {
@@ -13,7 +24,30 @@ export class VideoClient {
     return (await unary(this.#client, this.#client.ListModels, {}, context)).groups;
   }
 
+  /** Not retried: a repeat could create a second task. */
+  async createVideo(call: CreateVideoCall, context: CallContext = {}): Promise<VideoJob__Output> {
+    const response = await unary(this.#client, this.#client.CreateVideo, {
+      key_id: call.keyId, model: call.model, group: call.group, prompt: call.prompt, seconds: call.seconds,
+      resolution: call.resolution, ratio: call.ratio, input_reference: call.inputReference,
+    }, { retries: 0, deadlineMs: 60_000, ...context });
+    return required(response.job);
+  }
+
+  async getVideo(keyId: string, videoId: string, context?: CallContext): Promise<VideoJob__Output> {
+    return required((await unary(this.#client, this.#client.GetVideo, { key_id: keyId, video_id: videoId }, { deadlineMs: 30_000, ...context })).job);
+  }
+
+  /** The provider's signed address for a finished clip: internal, never shown or logged. */
+  async resolveContent(keyId: string, videoId: string, refresh: boolean, context?: CallContext): Promise<string> {
+    return (await unary(this.#client, this.#client.ResolveVideoContent, { key_id: keyId, video_id: videoId, refresh }, { deadlineMs: 30_000, ...context })).url;
+  }
+
   close(): void {
     this.#client.close();
   }
+}
+
+function required<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Error('video service answered without a job');
+  return value;
 }

@@ -4,9 +4,17 @@
 export interface ResolveVideoContentRequest {
   'key_id'?: (string);
   'video_id'?: (string);
+  /**
+   * The address given last time was refused: fetch a fresh one from the provider.
+   */
+  'refresh'?: (boolean);
 }
 
 export interface ResolveVideoContentRequest__Output {
   'key_id': (string);
   'video_id': (string);
+  /**
+   * The address given last time was refused: fetch a fresh one from the provider.
+   */
+  'refresh': (boolean);
 }

@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import { spendSubject, type Bus, type SpendEvent } from '@gateway/bus';
+import { servedDeployments, type DeploymentConfig, type Env, type VideoGroupConfig, type VideoServiceConfig } from '@gateway/config';
+import { GatewayError } from '@gateway/errors';
+import type { Logger } from '@gateway/logging';
+import type { ProviderTask, VideoProvider } from '../providers/index.js';
+import { ProviderCallError, type ProviderHttp } from '../upstream.js';
+import { estimatedCost, jobCost } from './pricing.js';
+import type { TaskRecord, TaskRepository } from './tasks.js';
+import { validateCreate, type CreateInput } from './validate.js';
+
+const LEASE_MS = 30_000;
+const MAX_BACKOFF_MS = 5 * 60_000;
+/** A signed address is fetched again after this age or this many downloads (limits: 24 h, 100). */
+const URL_MAX_AGE_MS = 23 * 3600_000;
+const URL_MAX_DOWNLOADS = 90;
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+export function newJobId(): string {
+  return `video_${randomUUID().replaceAll('-', '')}`;
+}
+
+export interface VideoJobsDeps {
+  groups: ReadonlyMap<string, VideoGroupConfig>;
+  providers: ReadonlyMap<string, VideoProvider>;
+  http: ProviderHttp;
+  tasks: TaskRepository;
+  bus: Bus;
+  logger: Logger;
+  config: VideoServiceConfig;
+  env: Env;
+}
+
+/**
+ * Video jobs from creation to billing: the provider task is created at once, a background poller
+ * (and any GET of a stale job) moves the record forward, and a completed job is billed exactly
+ * once (the job id is the spend event's idempotency id, and the record's billing state moves from
+ * pending only once).
+ */
+export class VideoJobs {
+  #timer: NodeJS.Timeout | undefined;
+  #polling = false;
+
+  constructor(private readonly deps: VideoJobsDeps) {}
+
+  #provider(deployment: DeploymentConfig): VideoProvider {
+    const provider = this.deps.providers.get(deployment.provider);
+    if (!provider) throw new GatewayError('internal_error', { cause: new Error(`no video provider "${deployment.provider}"`) });
+    return provider;
+  }
+
+  async create(keyId: string, model: string, groupId: string, input: CreateInput, requestId?: string): Promise<TaskRecord> {
+    const group = this.deps.groups.get(groupId);
+    if (!group) throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is not a video model this deployment serves.` });
+    const deployments = servedDeployments(group, this.deps.env).sort(() => Math.random() - 0.5);
+    const first = deployments[0];
+    if (!first) throw new GatewayError('no_healthy_upstream');
+    const request = validateCreate(input, group, this.#provider(first));
+    let lastError: ProviderCallError | undefined;
+    // A deployment that is down or rate limited gets one more try on another one.
+    for (const deployment of deployments.slice(0, 2)) {
+      const provider = this.#provider(deployment);
+      try {
+        const taskId = await provider.create(this.deps.http, deployment, request);
+        const now = new Date();
+        const record: TaskRecord = {
+          _id: newJobId(),
+          key_id: keyId,
+          model,
+          group: group.id,
+          provider: provider.name,
+          deployment: group.deployments.indexOf(deployment),
+          provider_task_id: taskId,
+          status: 'queued',
+          progress: 0,
+          seconds: request.seconds,
+          resolution: request.resolution,
+          ratio: request.ratio ?? null,
+          size: null,
+          error_message: null,
+          total_tokens: null,
+          video_url: null,
+          video_url_at: null,
+          video_url_downloads: 0,
+          created_at: now,
+          updated_at: now,
+          completed_at: null,
+          billing: 'pending',
+          cost_nano_usd: null,
+          next_poll_at: new Date(now.getTime() + this.deps.config.pollIntervalMs),
+          poll_failures: 0,
+          lease_until: null,
+        };
+        await this.deps.tasks.insert(record);
+        this.deps.logger.info({ requestId, jobId: record._id, group: group.id, estimate: estimatedCost(group, request.resolution, request.seconds, provider.pixels(request.resolution, request.ratio)) }, 'video job created');
+        return record;
+      } catch (error) {
+        if (!(error instanceof ProviderCallError)) throw error;
+        lastError = error;
+        this.deps.logger.warn({ requestId, group: group.id, provider: deployment.provider, status: error.status }, 'video provider refused to create a task');
+        const retryable = error.status === undefined || error.status === 429 || error.status >= 500;
+        if (!retryable) break;
+      }
+    }
+    throw (lastError ?? new ProviderCallError('no deployment')).toGatewayError();
+  }
+
+  /** The caller's job, refreshed from the provider first when it is unfinished and stale. */
+  async get(keyId: string, id: string): Promise<TaskRecord> {
+    const task = await this.deps.tasks.findOwned(id, keyId);
+    if (!task) throw new GatewayError('video_not_found');
+    const stale = Date.now() - task.updated_at.getTime() >= this.deps.config.pollIntervalMs;
+    if (TERMINAL.has(task.status) || !stale) return task;
+    const leased = await this.deps.tasks.lease(task._id, LEASE_MS);
+    if (!leased) return task;
+    return (await this.#refresh(leased)) ?? task;
+  }
+
+  /** Where the finished clip can be fetched: the provider's signed address, fresh when needed. */
+  async resolveContent(keyId: string, id: string, refresh: boolean): Promise<{ url: string }> {
+    const task = await this.deps.tasks.findOwned(id, keyId);
+    if (!task) throw new GatewayError('video_not_found');
+    if (task.status !== 'completed') {
+      throw new GatewayError('video_not_ready', task.status === 'failed' || task.status === 'cancelled'
+        ? { message: `The video job ${task.status === 'failed' ? 'failed' : 'was cancelled'}; there is no clip.` }
+        : {});
+    }
+    const old = !task.video_url_at || Date.now() - task.video_url_at.getTime() > URL_MAX_AGE_MS || task.video_url_downloads >= URL_MAX_DOWNLOADS;
+    let url = task.video_url;
+    if (!url || refresh || old) {
+      const fresh = await this.#query(task);
+      if (!fresh.videoUrl) throw new GatewayError('upstream_error', { message: 'The provider gave no download address for the clip.' });
+      url = fresh.videoUrl;
+      await this.deps.tasks.update(task._id, { video_url: url, video_url_at: new Date(), video_url_downloads: 0 });
+    }
+    await this.deps.tasks.countDownload(task._id);
+    return { url };
+  }
+
+  async #query(task: TaskRecord): Promise<ProviderTask> {
+    const group = this.deps.groups.get(task.group);
+    const deployment = group?.deployments[task.deployment];
+    if (!group || !deployment) throw new GatewayError('internal_error', { cause: new Error(`job ${task._id} names a deployment no longer configured`) });
+    try {
+      return await this.#provider(deployment).query(this.deps.http, deployment, task.provider_task_id);
+    } catch (error) {
+      throw error instanceof ProviderCallError ? error.toGatewayError() : error;
+    }
+  }
+
+  /** Asks the provider about a leased job, stores what changed, bills or frees it when it ends. */
+  async #refresh(task: TaskRecord): Promise<TaskRecord | null> {
+    const now = new Date();
+    let remote: ProviderTask;
+    try {
+      remote = await this.#query(task);
+    } catch (error) {
+      const failures = task.poll_failures + 1;
+      const backoff = Math.min(this.deps.config.pollIntervalMs * 2 ** failures, MAX_BACKOFF_MS);
+      this.deps.logger.warn({ jobId: task._id, failures, code: (error as GatewayError).code }, 'video poll failed; backing off');
+      return this.deps.tasks.update(task._id, { poll_failures: failures, next_poll_at: new Date(now.getTime() + backoff), lease_until: null });
+    }
+    const group = this.deps.groups.get(task.group);
+    const fields: Partial<TaskRecord> = {
+      status: remote.status,
+      updated_at: now,
+      poll_failures: 0,
+      lease_until: null,
+      next_poll_at: new Date(now.getTime() + this.deps.config.pollIntervalMs),
+    };
+    if (remote.status === 'in_progress') fields.progress = Math.min(99, Math.max(task.progress, remote.progress ?? task.progress));
+    if (remote.status === 'completed') {
+      const pixels = remote.width && remote.height ? [remote.width, remote.height] : this.#pixels(task);
+      fields.progress = 100;
+      fields.completed_at = task.completed_at ?? now;
+      fields.size = pixels ? `${pixels[0]}x${pixels[1]}` : null;
+      fields.total_tokens = remote.totalTokens ?? null;
+      if (remote.videoUrl && remote.videoUrl !== task.video_url) {
+        fields.video_url = remote.videoUrl;
+        fields.video_url_at = now;
+        fields.video_url_downloads = 0;
+      }
+    }
+    if (remote.status === 'failed') fields.error_message = remote.errorMessage ?? 'The video could not be generated.';
+    const updated = await this.deps.tasks.update(task._id, fields);
+    if (!updated || !group) return updated;
+    if (updated.status === 'completed' && updated.billing === 'pending') return this.#bill(updated, group, remote);
+    if ((updated.status === 'failed' || updated.status === 'cancelled') && updated.billing === 'pending') {
+      // Failures, moderation rejections and cancellations are free.
+      return (await this.deps.tasks.settleBilling(updated._id, 'free', null)) ?? updated;
+    }
+    return updated;
+  }
+
+  #pixels(task: TaskRecord): [number, number] | undefined {
+    const deployment = this.deps.groups.get(task.group)?.deployments[task.deployment];
+    return deployment ? this.deps.providers.get(deployment.provider)?.pixels(task.resolution, task.ratio ?? undefined) : undefined;
+  }
+
+  async #bill(task: TaskRecord, group: VideoGroupConfig, remote: ProviderTask): Promise<TaskRecord> {
+    let cost = jobCost(group, task.resolution, task.seconds, remote);
+    if (cost === undefined) {
+      cost = estimatedCost(group, task.resolution, task.seconds, this.#pixels(task)) ?? 0;
+      this.deps.logger.error({ jobId: task._id, group: group.id }, 'completed token-billed job without a token count; billed by the formula');
+    }
+    const event: SpendEvent = {
+      id: task._id,
+      kind: 'video',
+      key_id: task.key_id,
+      group: group.id,
+      cost_nano_usd: cost,
+      occurred_at: Date.now(),
+      usage: { seconds: task.seconds, ...(remote.totalTokens === undefined ? {} : { total_tokens: remote.totalTokens }) },
+    };
+    // Published before the record says "billed": a crash in between republishes the same id,
+    // which the ledger drops. The reverse order could lose the money.
+    await this.deps.bus.publish(spendSubject('video'), event.id, event);
+    return (await this.deps.tasks.settleBilling(task._id, 'billed', cost)) ?? task;
+  }
+
+  /** Starts the background poller: unfinished jobs move forward even if nobody asks. */
+  start(): void {
+    const every = Math.max(50, Math.floor(this.deps.config.pollIntervalMs / 2));
+    this.#timer = setInterval(() => void this.pollOnce(), every);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+  }
+
+  /** One round of the poller; returns how many jobs it refreshed. */
+  async pollOnce(): Promise<number> {
+    if (this.#polling) return 0;
+    this.#polling = true;
+    try {
+      const due = await this.deps.tasks.due(this.deps.config.maxConcurrentPolls);
+      const results = await Promise.allSettled(due.map(async (task) => {
+        const leased = await this.deps.tasks.lease(task._id, LEASE_MS);
+        if (leased) await this.#refresh(leased);
+        return leased !== null;
+      }));
+      return results.filter((r) => r.status === 'fulfilled' && r.value).length;
+    } catch (error) {
+      this.deps.logger.error({ err: error }, 'video poller round failed');
+      return 0;
+    } finally {
+      this.#polling = false;
+    }
+  }
+}

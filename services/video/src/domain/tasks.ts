@@ -1,0 +1,91 @@
+import type { Collection, Doc, DocumentStore } from '@gateway/store';
+import type { JobStatus } from '../providers/index.js';
+
+export type BillingState = 'pending' | 'billed' | 'free';
+
+/** One video job: who asked, which provider task renders it, and where billing stands. */
+export interface TaskRecord extends Doc {
+  key_id: string;
+  /** As the caller named it. */
+  model: string;
+  group: string;
+  provider: string;
+  /** Which deployment of the group created the task. */
+  deployment: number;
+  provider_task_id: string;
+  status: JobStatus;
+  progress: number;
+  seconds: number;
+  resolution: string;
+  ratio: string | null;
+  size: string | null;
+  error_message: string | null;
+  total_tokens: number | null;
+  /** The provider's signed address: internal only, never returned or logged. */
+  video_url: string | null;
+  video_url_at: Date | null;
+  video_url_downloads: number;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+  billing: BillingState;
+  cost_nano_usd: number | null;
+  next_poll_at: Date;
+  poll_failures: number;
+  lease_until: Date | null;
+}
+
+export const TASKS_COLLECTION = 'video_tasks';
+
+export class TaskRepository {
+  private constructor(private readonly tasks: Collection<TaskRecord>, private readonly retentionSeconds: number) {}
+
+  static async open(store: DocumentStore, retentionSeconds: number): Promise<TaskRepository> {
+    const tasks = await store.collection<TaskRecord>(TASKS_COLLECTION, [
+      // Records expire with the store's TTL; reads also check the age, so expiry is exact.
+      { field: 'created_at', expireAfterSeconds: retentionSeconds },
+      { field: 'next_poll_at' },
+      { field: 'key_id' },
+    ]);
+    return new TaskRepository(tasks, retentionSeconds);
+  }
+
+  #alive(now: Date) {
+    return { created_at: { $gt: new Date(now.getTime() - this.retentionSeconds * 1000) } };
+  }
+
+  async insert(task: TaskRecord): Promise<void> {
+    await this.tasks.insertOne(task);
+  }
+
+  /** The caller's own, unexpired job; another key's job is as absent as an unknown one. */
+  async findOwned(id: string, keyId: string, now = new Date()): Promise<TaskRecord | null> {
+    return this.tasks.findOne({ _id: id, key_id: keyId, ...this.#alive(now) });
+  }
+
+  /** Unfinished jobs due for a poll, oldest due first. */
+  async due(limit: number, now = new Date()): Promise<TaskRecord[]> {
+    return this.tasks.find({ status: { $in: ['queued', 'in_progress'] }, next_poll_at: { $lte: now }, ...this.#alive(now) }, { sort: { next_poll_at: 1 }, limit });
+  }
+
+  /** Takes the right to poll a job for `ms`; false when another replica holds it. */
+  async lease(id: string, ms: number, now = new Date()): Promise<TaskRecord | null> {
+    return this.tasks.findOneAndUpdate(
+      { _id: id, $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
+      { $set: { lease_until: new Date(now.getTime() + ms) } },
+    );
+  }
+
+  async update(id: string, fields: Partial<TaskRecord>): Promise<TaskRecord | null> {
+    return this.tasks.findOneAndUpdate({ _id: id }, { $set: fields });
+  }
+
+  /** Moves billing from pending to `to` exactly once; null when it had already moved. */
+  async settleBilling(id: string, to: Exclude<BillingState, 'pending'>, cost: number | null): Promise<TaskRecord | null> {
+    return this.tasks.findOneAndUpdate({ _id: id, billing: 'pending' }, { $set: { billing: to, cost_nano_usd: cost } });
+  }
+
+  async countDownload(id: string): Promise<void> {
+    await this.tasks.updateOne({ _id: id }, { $inc: { video_url_downloads: 1 } });
+  }
+}
