@@ -21,20 +21,24 @@ export interface VideoApp {
   stop(): Promise<void>;
 }
 
-const STATUS = {
+// Stored statuses are normalized, but records written by older versions may hold the
+// provider's words: `succeeded` reads as completed and `running` as in_progress.
+const STATUS: Readonly<Record<string, VideoJob['status']>> = {
   queued: 'VIDEO_STATUS_QUEUED',
   in_progress: 'VIDEO_STATUS_IN_PROGRESS',
+  running: 'VIDEO_STATUS_IN_PROGRESS',
   completed: 'VIDEO_STATUS_COMPLETED',
+  succeeded: 'VIDEO_STATUS_COMPLETED',
   failed: 'VIDEO_STATUS_FAILED',
   cancelled: 'VIDEO_STATUS_CANCELLED',
-} as const;
+};
 
 /** A job as it crosses to the edge: never the provider's task id or address. */
 export function jobMessage(task: TaskRecord): VideoJob {
   return {
     id: task._id,
     model: task.model,
-    status: STATUS[task.status],
+    status: STATUS[task.status] ?? 'VIDEO_STATUS_QUEUED',
     progress: task.progress,
     created_at: Math.floor(task.created_at.getTime() / 1000),
     completed_at: task.completed_at ? Math.floor(task.completed_at.getTime() / 1000) : 0,
