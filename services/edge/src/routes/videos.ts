@@ -3,6 +3,7 @@ import { GatewayError } from '@gateway/errors';
 import type { VideoJob__Output } from '@gateway/protos';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Writable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
@@ -115,34 +116,45 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
       return reply.code(416).header('content-type', 'application/json').send({ error: { message: 'Malformed Range header.', type: 'invalid_request_error', code: 'range_not_satisfiable', param: null } });
     }
     const keyId = request.apiKey.key.id;
-    const fetchClip = async (refresh: boolean): Promise<Dispatcher.ResponseData> => {
-      const url = await downstream.video.resolveContent(keyId, request.params.id, refresh, { requestId: request.id });
-      try {
-        return await clips.request({ origin: new URL(url).origin, path: `${new URL(url).pathname}${new URL(url).search}`, method: 'GET', headers: range ? { range } : {} });
-      } catch (error) {
-        throw new GatewayError('upstream_error', { message: 'The clip could not be fetched from the provider.', cause: error });
-      }
+    const options = (url: string): Dispatcher.RequestOptions => {
+      const target = new URL(url);
+      return { origin: target.origin, path: `${target.pathname}${target.search}`, method: 'GET', headers: range ? { range } : {} };
     };
-    let clip = await fetchClip(false);
-    if (clip.statusCode === 401 || clip.statusCode === 403 || clip.statusCode === 404 || clip.statusCode === 410) {
-      // The signed address went stale (24 hours or 100 downloads): ask for a fresh one, once.
-      clip.body.resume();
-      clip = await fetchClip(true);
-    }
-    if (clip.statusCode !== 200 && clip.statusCode !== 206 && clip.statusCode !== 416) {
-      clip.body.resume();
-      throw new GatewayError('upstream_error', { message: 'The clip could not be fetched from the provider.' });
-    }
-    reply.code(clip.statusCode).header('content-type', 'video/mp4');
-    for (const name of PASSED_HEADERS) {
-      const value = clip.headers[name];
-      if (typeof value === 'string') reply.header(name, value);
-    }
-    if (clip.statusCode === 416) {
-      clip.body.resume();
-      return reply.send();
-    }
-    // A readable stream: Fastify pipes it with backpressure and destroys it if the caller leaves.
-    return reply.send(clip.body);
+    const res = reply.raw;
+    // undici writes the body straight into the response (no Readable in between), with
+    // backpressure; a stale signed address (24 hours or 100 downloads) is swapped for a fresh
+    // one, once, before anything is sent.
+    const relay = async (refresh: boolean): Promise<'stale' | 'sent'> => {
+      const url = await downstream.video.resolveContent(keyId, request.params.id, refresh, { requestId: request.id });
+      let outcome: 'stale' | 'sent' = 'sent';
+      try {
+        await clips.stream(options(url), ({ statusCode, headers }) => {
+          if ([401, 403, 404, 410].includes(statusCode) && !refresh) {
+            outcome = 'stale';
+            return new Writable({ write: (_chunk, _encoding, done) => done() });
+          }
+          if (statusCode !== 200 && statusCode !== 206 && statusCode !== 416) {
+            throw new GatewayError('upstream_error', { message: 'The clip could not be fetched from the provider.' });
+          }
+          reply.hijack();
+          const out: Record<string, string> = { 'content-type': 'video/mp4', 'x-request-id': request.id };
+          for (const name of PASSED_HEADERS) {
+            const value = headers[name];
+            if (typeof value === 'string') out[name] = value;
+          }
+          res.writeHead(statusCode, out);
+          return res;
+        });
+      } catch (error) {
+        if (res.headersSent) {
+          res.destroy();
+          return 'sent';
+        }
+        throw error instanceof GatewayError ? error : new GatewayError('upstream_error', { message: 'The clip could not be fetched from the provider.', cause: error });
+      }
+      return outcome;
+    };
+    if ((await relay(false)) === 'stale') await relay(true);
+    return reply;
   });
 };
