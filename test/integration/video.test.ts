@@ -175,6 +175,27 @@ describe('lifecycle and billing', () => {
   });
 });
 
+describe('MiniMax failures', () => {
+  it('ends moderation rejections and cancellations without charge', async () => {
+    const { key: own } = await gateway.createKey({ models: ['alpha-h3-max'] });
+    minimax.fail({ moderation: true }, { cancelled: true });
+    const jobs: Job[] = [];
+    for (const prompt of ['refused', 'cancelled']) {
+      jobs.push((await (await create({ model: 'alpha-h3-max', prompt, seconds: 5, resolution: '480P' }, own)).json()) as Job);
+    }
+    const ends: Job[] = [];
+    for (const job of jobs) {
+      let end: Job = job;
+      await eventually(async () => ['failed', 'cancelled', 'completed'].includes((end = await get(job.id, own)).status), 10_000);
+      ends.push(end);
+    }
+    expect(ends.map((j) => j.status)).toEqual(['failed', 'cancelled']);
+    expect((ends[0]?.error as { message: string }).message).toMatch(/moderation/i);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await spentNanos(own)).toBe(0);
+  });
+});
+
 describe('ownership and download', () => {
   let jobId: string;
   let clip: Buffer;
