@@ -1,10 +1,10 @@
 import { startAccounting } from '@gateway/accounting';
-import { InProcessBus, type Bus } from '@gateway/bus';
+import type { Bus } from '@gateway/bus';
 import { startChat } from '@gateway/chat';
 import type { Env, GatewayConfig } from '@gateway/config';
 import { startEdge } from '@gateway/edge';
 import type { Logger } from '@gateway/logging';
-import { borrowed, dataDir, DEFAULT_PORTS, type RunningService } from '@gateway/runtime';
+import { borrowed, dataDir, DEFAULT_PORTS, openBus, type RunningService } from '@gateway/runtime';
 import { openStore, type DocumentStore } from '@gateway/store';
 import { startVideo } from '@gateway/video';
 
@@ -28,15 +28,16 @@ export interface RunningGateway {
 
 /**
  * The whole gateway in one process: the three services on loopback gRPC ports of their own,
- * the edge in front, one store (embedded unless MONGODB_URI) and the in-process bus.
+ * the edge in front, one store (embedded unless MONGODB_URI) and one bus (NATS when NATS_URL
+ * is set, else in-process).
  */
 export async function startGateway({ config, logger, env }: GatewayOptions): Promise<RunningGateway> {
   const store = await openStore({ mongodbUri: env.MONGODB_URI, dataDir: dataDir(env) });
-  const bus = new InProcessBus({ logger: logger.child({ component: 'bus' }) });
+  const { bus, close: closeBus } = await openBus('gateway', env, logger);
   const started: RunningService[] = [];
   const closeAll = async () => {
     for (const service of started.reverse()) await service.close();
-    await bus.close();
+    await closeBus();
     await store.close();
   };
   try {

@@ -50,9 +50,6 @@ async function start(args: string[]): Promise<void> {
   if (usedExample) {
     logger.info({ config: config.source }, 'no gateway.yaml found (and GATEWAY_CONFIG unset): using the shipped example configuration');
   }
-  if (env.NATS_URL) {
-    logger.warn('NATS_URL is set, but the all-in-one start keeps every event in this process; run the services separately to use NATS');
-  }
   // Loaded here so the `keys` commands start without loading every service.
   const { startGateway } = await import('./gateway.js');
   const gateway = await startGateway({ config, logger, env });

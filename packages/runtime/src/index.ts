@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InProcessBus, type Bus } from '@gateway/bus';
+import { InProcessBus, NatsBus, type Bus, type OutboxEntry } from '@gateway/bus';
 import { exampleConfigPath, loadConfig, type Env, type GatewayConfig, type GroupConfig } from '@gateway/config';
 import type { ModelGroup } from '@gateway/protos';
 import type { GrpcServer } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { openStore, type DocumentStore } from '@gateway/store';
+import { EmbeddedStore, openStore, type DocumentStore } from '@gateway/store';
 
 // What every service is given and what it hands back, so the four have one shape: a service is
 // started with its dependencies already open, and returns something that can be closed.
@@ -147,10 +147,37 @@ export interface ProcessContext extends ServiceDeps {
   openStore(): Promise<DocumentStore>;
 }
 
+export interface OpenedBus {
+  bus: Bus;
+  close(): Promise<void>;
+}
+
+/**
+ * NATS JetStream when NATS_URL is set (with its durable outbox in the data folder), else the
+ * in-process bus, whose events stay in this process.
+ */
+export async function openBus(name: string, env: Env, logger: Logger): Promise<OpenedBus> {
+  if (!env.NATS_URL) {
+    const bus = new InProcessBus({ logger: logger.child({ component: 'bus' }) });
+    return { bus, close: () => bus.close() };
+  }
+  const outboxStore = new EmbeddedStore(resolve(dataDir(env), 'outbox', name));
+  const outbox = await outboxStore.collection<OutboxEntry>('outbox', [{ field: 'next_at' }]);
+  const bus = await NatsBus.connect({ servers: env.NATS_URL, logger: logger.child({ component: 'bus' }), name, outbox });
+  logger.info({ bus: 'nats' }, 'connected to NATS JetStream');
+  return {
+    bus,
+    close: async () => {
+      await bus.close();
+      await outboxStore.close();
+    },
+  };
+}
+
 /**
  * Runs one service as its own process, configured from the environment, until SIGINT or
- * SIGTERM. The bus here is in-process: events reach other processes once a NATS adapter is
- * configured.
+ * SIGTERM. With NATS_URL its events cross processes over NATS; without it they stay in this
+ * process.
  */
 export async function runAlone(
   name: ServiceName, env: Env, start: (context: ProcessContext) => Promise<RunningService>,
@@ -158,14 +185,14 @@ export async function runAlone(
   const logger = createLogger({ name });
   const { config, usedExample } = await resolveConfig(env);
   if (usedExample) logger.info({ config: config.source }, 'no gateway.yaml found; using the shipped example configuration');
-  if (env.NATS_URL) logger.warn('NATS_URL is set, but this build has only the in-process bus: events stay in this process');
-  const bus = new InProcessBus({ logger });
+  if (!env.NATS_URL) logger.warn('NATS_URL is not set: spend and key-change events stay in this process');
+  const { bus, close: closeBus } = await openBus(name, env, logger);
   const service = await start({
     config, bus, logger, env,
     openStore: () => openStore({ mongodbUri: env.MONGODB_URI, dataDir: dataDir(env) }),
   });
   closeOnSignal(logger, async () => {
     await service.close();
-    await bus.close();
+    await closeBus();
   });
 }

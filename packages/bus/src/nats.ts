@@ -1,0 +1,227 @@
+import type { Logger } from '@gateway/logging';
+import { isDuplicateKey, type Collection, type Doc } from '@gateway/store';
+import {
+  AckPolicy, connect, DeliverPolicy, JSONCodec, nanos, RetentionPolicy, StorageType,
+  type ConsumerMessages, type JetStreamClient, type JetStreamManager, type NatsConnection,
+} from 'nats';
+import { SPEND_STREAM } from './events.js';
+import type { BroadcastHandler, Bus, EventHandler, Subscription } from './port.js';
+
+// The bus over NATS: durable events on JetStream (stream SPEND, subjects spend.v1.>, the event's
+// idempotency id as the message id, so a republished event is dropped within the duplicate
+// window), broadcasts on core NATS. A publish NATS does not acknowledge goes to a durable local
+// outbox and is republished with backoff, so an outage loses nothing.
+
+/** A not-yet-acknowledged event kept on local disk. */
+export interface OutboxEntry extends Doc {
+  subject: string;
+  data: unknown;
+  attempts: number;
+  next_at: Date;
+}
+
+export interface NatsBusOptions {
+  servers: string;
+  logger: Logger;
+  /** Connection name shown by the server, e.g. the service. */
+  name: string;
+  /** Durable store for events NATS did not acknowledge. */
+  outbox: Collection<OutboxEntry>;
+  publishTimeoutMs?: number;
+  /** Subjects of the durable stream; defaults to spend.v1.> */
+  streamSubjects?: string[];
+  streamName?: string;
+}
+
+const DUPLICATE_WINDOW_MS = 5 * 60_000;
+const MAX_BACKOFF_MS = 30_000;
+const codec = JSONCodec<unknown>();
+
+export class NatsBus implements Bus {
+  readonly kind = 'nats';
+  readonly #nc: NatsConnection;
+  readonly #js: JetStreamClient;
+  readonly #jsm: JetStreamManager;
+  readonly #options: Required<Omit<NatsBusOptions, 'outbox' | 'logger'>> & Pick<NatsBusOptions, 'outbox' | 'logger'>;
+  readonly #consumers = new Set<{ closed: boolean; messages: ConsumerMessages | undefined }>();
+  #flushTimer: NodeJS.Timeout | undefined;
+  #flushing = false;
+  #closed = false;
+
+  private constructor(nc: NatsConnection, jsm: JetStreamManager, options: NatsBusOptions) {
+    this.#nc = nc;
+    this.#jsm = jsm;
+    this.#js = nc.jetstream();
+    this.#options = { publishTimeoutMs: 5000, streamSubjects: ['spend.v1.>'], streamName: SPEND_STREAM, ...options };
+  }
+
+  /** Connects (retrying for ever while the server is away), creates or updates the stream, starts the outbox. */
+  static async connect(options: NatsBusOptions): Promise<NatsBus> {
+    const nc = await connect({
+      servers: options.servers.split(','),
+      name: options.name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      waitOnFirstConnect: true,
+    });
+    const jsm = await nc.jetstreamManager();
+    const bus = new NatsBus(nc, jsm, options);
+    await bus.#ensureStream();
+    bus.#flushTimer = setInterval(() => void bus.flushOutbox(), 1000);
+    bus.#flushTimer.unref();
+    void bus.flushOutbox();
+    return bus;
+  }
+
+  async #ensureStream(): Promise<void> {
+    const config = {
+      name: this.#options.streamName,
+      subjects: this.#options.streamSubjects,
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      max_age: nanos(7 * 24 * 3600_000),
+    };
+    try {
+      await this.#jsm.streams.info(config.name);
+      await this.#jsm.streams.update(config.name, config);
+    } catch {
+      await this.#jsm.streams.add(config);
+    }
+  }
+
+  async publish<T>(subject: string, id: string, data: T): Promise<void> {
+    if (this.#closed) throw new Error('bus is closed');
+    try {
+      await this.#js.publish(subject, codec.encode(data), { msgID: id, timeout: this.#options.publishTimeoutMs });
+    } catch (error) {
+      this.#options.logger.warn({ err: error, subject, eventId: id }, 'NATS did not acknowledge an event; kept in the outbox');
+      try {
+        await this.#options.outbox.insertOne({ _id: id, subject, data, attempts: 1, next_at: new Date(Date.now() + 500) });
+      } catch (outboxError) {
+        if (!isDuplicateKey(outboxError)) throw outboxError;
+      }
+    }
+  }
+
+  /** Republishes what the outbox holds; an entry leaves it only once NATS acknowledged it. */
+  async flushOutbox(): Promise<number> {
+    if (this.#flushing || this.#closed) return 0;
+    this.#flushing = true;
+    let sent = 0;
+    try {
+      const due = await this.#options.outbox.find({ next_at: { $lte: new Date() } }, { sort: { next_at: 1 }, limit: 500 });
+      for (const entry of due) {
+        try {
+          await this.#js.publish(entry.subject, codec.encode(entry.data), { msgID: entry._id, timeout: this.#options.publishTimeoutMs });
+          await this.#options.outbox.deleteMany({ _id: entry._id });
+          sent += 1;
+        } catch {
+          const backoff = Math.min(500 * 2 ** entry.attempts, MAX_BACKOFF_MS);
+          await this.#options.outbox.updateOne({ _id: entry._id }, { $inc: { attempts: 1 }, $set: { next_at: new Date(Date.now() + backoff) } });
+          break;
+        }
+      }
+    } catch (error) {
+      this.#options.logger.warn({ err: error }, 'outbox flush failed');
+    } finally {
+      this.#flushing = false;
+    }
+    if (sent > 0) this.#options.logger.info({ sent }, 'outbox events delivered to NATS');
+    return sent;
+  }
+
+  async outboxSize(): Promise<number> {
+    return this.#options.outbox.countDocuments({});
+  }
+
+  async consume<T>(filter: string, durableName: string, handler: EventHandler<T>): Promise<Subscription> {
+    const stream = this.#options.streamName;
+    const config = {
+      durable_name: durableName,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: filter,
+      ack_wait: nanos(30_000),
+      max_deliver: -1,
+    };
+    try {
+      await this.#jsm.consumers.info(stream, durableName);
+    } catch {
+      await this.#jsm.consumers.add(stream, config);
+    }
+    const state: { closed: boolean; messages: ConsumerMessages | undefined } = { closed: false, messages: undefined };
+    this.#consumers.add(state);
+    const run = async () => {
+      let failures = 0;
+      while (!state.closed && !this.#closed) {
+        try {
+          const consumer = await this.#js.consumers.get(stream, durableName);
+          state.messages = await consumer.consume({ max_messages: 256 });
+          for await (const message of state.messages) {
+            const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
+            try {
+              await handler({ subject: message.subject, id, data: codec.decode(message.data) as T });
+              message.ack();
+              failures = 0;
+            } catch (error) {
+              failures += 1;
+              this.#options.logger.warn({ err: error, subject: message.subject, eventId: id }, 'event handler failed; redelivering');
+              message.nak(Math.min(100 * 2 ** failures, 5000));
+            }
+          }
+        } catch (error) {
+          if (state.closed || this.#closed) return;
+          this.#options.logger.warn({ err: error, durable: durableName }, 'JetStream consumer interrupted; resuming');
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    };
+    void run();
+    return {
+      close: async () => {
+        state.closed = true;
+        state.messages?.stop();
+        this.#consumers.delete(state);
+      },
+    };
+  }
+
+  async broadcast<T>(subject: string, data: T): Promise<void> {
+    if (this.#closed) throw new Error('bus is closed');
+    this.#nc.publish(subject, codec.encode(data));
+  }
+
+  async subscribe<T>(filter: string, handler: BroadcastHandler<T>): Promise<Subscription> {
+    const subscription = this.#nc.subscribe(filter, {
+      callback: (error, message) => {
+        if (error) return;
+        try {
+          handler(codec.decode(message.data) as T, message.subject);
+        } catch (handlerError) {
+          this.#options.logger.error({ err: handlerError, subject: message.subject }, 'broadcast subscriber failed');
+        }
+      },
+    });
+    return { close: async () => subscription.unsubscribe() };
+  }
+
+  async ping(): Promise<void> {
+    if (this.#closed || this.#nc.isClosed()) throw new Error('NATS connection closed');
+    await Promise.race([
+      this.#nc.flush(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('NATS did not answer')), 1000).unref()),
+    ]);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#flushTimer);
+    for (const consumer of this.#consumers) {
+      consumer.closed = true;
+      consumer.messages?.stop();
+    }
+    await this.#nc.drain().catch(() => this.#nc.close());
+  }
+}

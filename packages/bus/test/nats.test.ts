@@ -1,0 +1,99 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '@gateway/logging';
+import { EmbeddedStore } from '@gateway/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NatsServer } from '../../../test/helpers/nats-server.js';
+import { NatsBus, type BusEvent, type OutboxEntry } from '../src/index.js';
+
+// Against a real nats-server with JetStream, started for this run on a free port.
+
+let nats: NatsServer;
+const cleanups: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+  nats = await NatsServer.start();
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await nats.destroy();
+});
+
+async function bus(name: string, streamName = 'SPEND'): Promise<NatsBus> {
+  const dir = await mkdtemp(join(tmpdir(), 'gateway-outbox-'));
+  const store = new EmbeddedStore(dir);
+  const outbox = await store.collection<OutboxEntry>('outbox', [{ field: 'next_at' }]);
+  const instance = await NatsBus.connect({ servers: nats.url, logger: silentLogger(), name, outbox, streamName, publishTimeoutMs: 1000 });
+  cleanups.push(async () => {
+    await instance.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return instance;
+}
+
+const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('NatsBus', () => {
+  it('delivers each event id once, including events published before the consumer started', async () => {
+    const publisher = await bus('publisher');
+    await publisher.publish('spend.v1.chat', 'evt-1', { n: 1 });
+    await publisher.publish('spend.v1.chat', 'evt-1', { n: 1 });
+    const consumerBus = await bus('consumer');
+    const seen: BusEvent<{ n: number }>[] = [];
+    await consumerBus.consume<{ n: number }>('spend.v1.>', 'test-once', async (event) => { seen.push(event); });
+    await publisher.publish('spend.v1.video', 'evt-2', { n: 2 });
+    await until(() => seen.length >= 2);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen.map((e) => [e.subject, e.id, e.data.n])).toEqual([['spend.v1.chat', 'evt-1', 1], ['spend.v1.video', 'evt-2', 2]]);
+  });
+
+  it('redelivers an event until its handler succeeds', async () => {
+    const b = await bus('redeliver');
+    let failures = 2;
+    const applied: string[] = [];
+    await b.consume('spend.v1.>', 'test-redeliver', async (event) => {
+      if (event.id === 'evt-r' && failures > 0) {
+        failures -= 1;
+        throw new Error('store down');
+      }
+      if (event.id === 'evt-r') applied.push(event.id);
+    });
+    await b.publish('spend.v1.chat', 'evt-r', {});
+    await until(() => applied.length === 1);
+    expect(failures).toBe(0);
+  });
+
+  it('broadcasts to every live subscriber across connections', async () => {
+    const [a, c] = [await bus('a'), await bus('c')];
+    const heard: string[] = [];
+    await c.subscribe<{ key_id: string }>('keys.v1.changed', (data) => heard.push(data.key_id));
+    await new Promise((r) => setTimeout(r, 50));
+    await a.broadcast('keys.v1.changed', { key_id: 'k1' });
+    await until(() => heard.length === 1);
+    expect(heard).toEqual(['k1']);
+  });
+
+  it('keeps events in the outbox while NATS is down and delivers them once it is back', async () => {
+    const producer = await bus('producer');
+    const consumerBus = await bus('outbox-consumer');
+    const seen: string[] = [];
+    await consumerBus.consume('spend.v1.>', 'test-outbox', async (event) => { seen.push(event.id); });
+    await nats.stop();
+    await producer.publish('spend.v1.chat', 'evt-down-1', { n: 1 });
+    await producer.publish('spend.v1.chat', 'evt-down-2', { n: 2 });
+    expect(await producer.outboxSize()).toBe(2);
+    await expect(producer.ping()).rejects.toThrow();
+    await nats.restart();
+    await until(async () => (await producer.outboxSize()) === 0, 20_000);
+    await until(() => seen.includes('evt-down-1') && seen.includes('evt-down-2'), 20_000);
+    await producer.ping();
+    expect(seen.filter((id) => id.startsWith('evt-down')).sort()).toEqual(['evt-down-1', 'evt-down-2']);
+  }, 60_000);
+});

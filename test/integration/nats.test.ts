@@ -1,0 +1,105 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startAccounting } from '@gateway/accounting';
+import { startChat } from '@gateway/chat';
+import { parseConfig } from '@gateway/config';
+import { startEdge } from '@gateway/edge';
+import { silentLogger } from '@gateway/logging';
+import { openBus, type OpenedBus, type RunningService } from '@gateway/runtime';
+import { ChatSimulator } from '@gateway/simulators';
+import { EmbeddedStore } from '@gateway/store';
+import { startVideo } from '@gateway/video';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/gateway.js';
+import { NatsServer } from '../helpers/nats-server.js';
+
+// The services wired as separate processes are: each with its own bus connection to a real
+// nats-server (and its own outbox), so spend and key changes cross over NATS only.
+
+const ADMIN = 'nats-admin-token-0123456789';
+let nats: NatsServer;
+let dir: string;
+let sim: ChatSimulator;
+const buses: OpenedBus[] = [];
+const services: RunningService[] = [];
+let edgeUrl: string;
+
+beforeAll(async () => {
+  nats = await NatsServer.start();
+  dir = await mkdtemp(join(tmpdir(), 'gateway-nats-it-'));
+  sim = new ChatSimulator({ flavor: 'openai', credential: 'c', models: ['m'] });
+  const simUrl = await sim.listen();
+  const config = parseConfig(`
+groups:
+  - id: g
+    mode: chat
+    max_input_tokens: 1000
+    max_output_tokens: 100
+    price: { input_per_mtok: 1, output_per_mtok: 2 }
+    deployments: [{ provider: openai, model: m, api_base: "${simUrl}/v1", api_key_env: K }]
+server: { key_cache_ttl_ms: 2000 }
+`, 'nats-it');
+  const env = (name: string) => ({ NATS_URL: nats.url, GATEWAY_DATA_DIR: join(dir, name), K: 'c' });
+  const bus = async (name: string) => {
+    const opened = await openBus(name, env(name), silentLogger());
+    buses.push(opened);
+    return opened.bus;
+  };
+  const logger = silentLogger();
+  const accounting = await startAccounting({ config, bus: await bus('accounting'), store: new EmbeddedStore(join(dir, 'accounting-store')), logger, env: env('accounting'), listen: '127.0.0.1:0' });
+  const chat = await startChat({ config, bus: await bus('chat'), logger, env: env('chat'), listen: '127.0.0.1:0' });
+  const video = await startVideo({ config, bus: await bus('video'), store: new EmbeddedStore(join(dir, 'video-store')), logger, env: env('video'), listen: '127.0.0.1:0' });
+  services.push(accounting, chat, video);
+  const edge = await startEdge({
+    config, bus: await bus('edge'), logger, adminToken: ADMIN, host: '127.0.0.1', port: 0,
+    services: { accounting: accounting.address, chat: chat.address, video: video.address },
+  });
+  services.push(edge);
+  edgeUrl = `http://127.0.0.1:${edge.port}`;
+});
+
+afterAll(async () => {
+  for (const service of services.reverse()) await service.close();
+  for (const opened of buses) await opened.close();
+  await sim.close();
+  await nats.destroy();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function createKey(): Promise<{ id: string; key: string }> {
+  const response = await fetch(`${edgeUrl}/admin/v1/keys`, {
+    method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'n', models: ['*'], budget_usd: 10 }),
+  });
+  return (await response.json()) as { id: string; key: string };
+}
+
+describe('services over NATS', () => {
+  it('meters a chat call in accounting through JetStream', async () => {
+    const { key } = await createKey();
+    const client = new OpenAI({ apiKey: key, baseURL: `${edgeUrl}/v1`, maxRetries: 0 });
+    const result = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Hello there' }] });
+    const cost = (result.usage?.prompt_tokens ?? 0) * 1000 + (result.usage?.completion_tokens ?? 0) * 2000;
+    await eventually(async () => {
+      const usage = (await (await fetch(`${edgeUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as { budget: { spent_usd: number } };
+      return Math.round(usage.budget.spent_usd * 1e9) === cost;
+    }, 10_000);
+  });
+
+  it('stops a revoked key at once on an edge that caches keys for 2 s', async () => {
+    const { id, key } = await createKey();
+    const headers = { authorization: `Bearer ${key}` };
+    expect((await fetch(`${edgeUrl}/v1/models`, { headers })).status).toBe(200);
+    await fetch(`${edgeUrl}/admin/v1/keys/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN}` } });
+    const revokedAt = Date.now();
+    await eventually(async () => (await fetch(`${edgeUrl}/v1/models`, { headers })).status === 401, 2000);
+    expect(Date.now() - revokedAt).toBeLessThan(1000);
+  });
+
+  it('reports the bus in readiness', async () => {
+    const body = (await (await fetch(`${edgeUrl}/health/readiness`)).json()) as { checks: Record<string, string> };
+    expect(body.checks).toEqual({ bus: 'up', accounting: 'up', chat: 'up', video: 'up' });
+  });
+});
