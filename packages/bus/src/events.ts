@@ -23,6 +23,8 @@ export interface SpendEvent {
   occurred_at: number;
   /** Usage behind the cost, for audit. */
   usage?: Readonly<Record<string, number>>;
+  /** The reservation this spend settles, when one was held. */
+  reservation_id?: string;
 }
 
 /** A key was created, revoked or changed: edges drop whatever they cached for it. */

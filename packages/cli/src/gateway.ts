@@ -1,4 +1,4 @@
-import { startAccounting } from '@gateway/accounting';
+import { AccountingClient, accountingBudget, startAccounting } from '@gateway/accounting';
 import type { Bus } from '@gateway/bus';
 import { startChat } from '@gateway/chat';
 import type { Env, GatewayConfig } from '@gateway/config';
@@ -44,9 +44,13 @@ export async function startGateway({ config, logger, env }: GatewayOptions): Pro
     const shared = { config, bus, env };
     const accounting = await startAccounting({ ...shared, store: borrowed(store), logger: logger.child({ service: 'accounting' }), listen: '127.0.0.1:0' });
     started.push(accounting);
-    const chat = await startChat({ ...shared, logger: logger.child({ service: 'chat' }), listen: '127.0.0.1:0' });
+    // Chat and video hold each call's price in accounting before going upstream.
+    const budgetClient = new AccountingClient(accounting.address);
+    started.push({ name: 'accounting', address: accounting.address, port: accounting.port, close: async () => budgetClient.close() });
+    const budget = accountingBudget(budgetClient);
+    const chat = await startChat({ ...shared, budget, logger: logger.child({ service: 'chat' }), listen: '127.0.0.1:0' });
     started.push(chat);
-    const video = await startVideo({ ...shared, store: borrowed(store), logger: logger.child({ service: 'video' }), listen: '127.0.0.1:0' });
+    const video = await startVideo({ ...shared, budget, store: borrowed(store), logger: logger.child({ service: 'video' }), listen: '127.0.0.1:0' });
     started.push(video);
     const host = env.HOST ?? '127.0.0.1';
     const edge = await startEdge({

@@ -61,6 +61,8 @@ const Server = Type.Object({
   key_cache_ttl_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 2000 })),
   /** How long the edge trusts the served-groups list before asking chat and video again. */
   models_cache_ttl_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Reservations not settled or released within this age are released (a crashed caller). */
+  reservation_max_age_seconds: Type.Optional(PositiveInteger),
 }, { additionalProperties: false });
 
 const Router = Type.Object({

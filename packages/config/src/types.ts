@@ -64,6 +64,7 @@ export interface VideoGroupConfig extends GroupBase {
 export type GroupConfig = ChatGroupConfig | VideoGroupConfig;
 
 export interface ServerConfig {
+  reservationMaxAgeMs: number;
   bodyLimitBytes: number;
   keyCacheTtlMs: number;
   modelsCacheTtlMs: number;

@@ -122,6 +122,8 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
     groups,
     source,
     server: {
+      // Long enough for the slowest chat stream or video job to settle normally.
+      reservationMaxAgeMs: (server.reservation_max_age_seconds ?? 6 * 3600) * 1000,
       bodyLimitBytes: server.body_limit_bytes ?? DEFAULT_BODY_LIMIT_BYTES,
       keyCacheTtlMs: server.key_cache_ttl_ms ?? DEFAULT_KEY_CACHE_TTL_MS,
       modelsCacheTtlMs: server.models_cache_ttl_ms ?? DEFAULT_MODELS_CACHE_TTL_MS,

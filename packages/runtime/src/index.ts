@@ -196,3 +196,5 @@ export async function runAlone(
     await closeBus();
   });
 }
+
+export { unlimitedBudget, type BudgetAuthority, type ReserveInput } from './budget.js';

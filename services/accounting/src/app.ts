@@ -3,7 +3,9 @@ import { GrpcServer } from '@gateway/grpc';
 import { protos, type AccountingServiceHandlers, type Key } from '@gateway/protos';
 import type { ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
-import { KeyRepository, type KeyRecord } from './domain/keys.js';
+import { GatewayError } from '@gateway/errors';
+import { keyAllows, KeyRepository, type KeyRecord } from './domain/keys.js';
+import { Reservations } from './domain/reservations.js';
 import { Ledger } from './domain/ledger.js';
 
 export interface AccountingDeps extends ServiceDeps {
@@ -14,6 +16,7 @@ export interface AccountingApp {
   server: GrpcServer;
   keys: KeyRepository;
   ledger: Ledger;
+  reservations: Reservations;
   /** Stops consuming events (the server and store are closed by their owner). */
   stop(): Promise<void>;
 }
@@ -38,7 +41,9 @@ export function keyMessage(key: KeyRecord): Key {
 export async function buildAccountingApp(deps: AccountingDeps): Promise<AccountingApp> {
   const { store, bus, logger, config } = deps;
   const keys = await KeyRepository.open(store, config);
-  const ledger = await Ledger.open(store, keys);
+  await keys.backfillAvailable();
+  const reservations = await Reservations.open(store, keys);
+  const ledger = await Ledger.open(store, reservations);
   const server = new GrpcServer({ logger, checks: { store: () => store.ping(), bus: () => bus.ping() } });
 
   const keyChanged = (key_id: string, change: KeyChangedEvent['change']) =>
@@ -86,6 +91,18 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
         period_start: key.created_at.getTime(),
       };
     }),
+    ReserveBudget: server.unary('ReserveBudget', async (request: { key_id: string; group: string; amount_nano_usd: number; reservation_id: string }) => {
+      const key = await keys.get(request.key_id);
+      if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
+      if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
+      await reservations.countRequest(key);
+      const available = await reservations.reserve(key, request.group, request.amount_nano_usd, request.reservation_id);
+      return { available_nano_usd: available };
+    }),
+    ReleaseReservation: server.unary('ReleaseReservation', async (request: { reservation_id: string }) => {
+      await reservations.release(request.reservation_id);
+      return {};
+    }),
   };
   server.addService('gateway.accounting.v1.AccountingService', protos().gateway.accounting.v1.AccountingService.service, handlers);
 
@@ -94,5 +111,20 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
     logger.debug({ eventId: event.id, keyId: event.data.key_id, applied }, 'spend event');
   });
 
-  return { server, keys, ledger, stop: () => consumer.close() };
+  // Holds a crashed caller left behind go back to the key after the configured age.
+  const sweeper = setInterval(() => {
+    reservations.sweep(config.server.reservationMaxAgeMs).then(
+      (released) => { if (released > 0) logger.warn({ released }, 'released reservations left by calls that never ended'); },
+      (error: unknown) => logger.error({ err: error }, 'reservation sweep failed'),
+    );
+  }, 60_000);
+  sweeper.unref();
+
+  return {
+    server, keys, ledger, reservations,
+    stop: async () => {
+      clearInterval(sweeper);
+      await consumer.close();
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import type { BudgetAuthority } from '@gateway/runtime';
 import { createClient, unary, type CallContext } from '@gateway/grpc';
 import { protos, type AccountingServiceClient, type GetUsageResponse__Output, type Key__Output } from '@gateway/protos';
 
@@ -43,6 +44,18 @@ export class AccountingClient {
     return { ...response, key: required(response.key) };
   }
 
+  /** Counts the request against the key's rpm and holds `amountNanoUsd`; not retried (the id makes a repeat harmless, but a 429 must count once). */
+  async reserveBudget(input: { keyId: string; group: string; amountNanoUsd: number; reservationId: string }, context?: CallContext): Promise<number> {
+    const response = await unary(this.#client, this.#client.ReserveBudget, {
+      key_id: input.keyId, group: input.group, amount_nano_usd: input.amountNanoUsd, reservation_id: input.reservationId,
+    }, { retries: 0, ...context });
+    return response.available_nano_usd;
+  }
+
+  async releaseReservation(reservationId: string, context?: CallContext): Promise<void> {
+    await unary(this.#client, this.#client.ReleaseReservation, { reservation_id: reservationId }, context);
+  }
+
   close(): void {
     this.#client.close();
   }
@@ -51,4 +64,16 @@ export class AccountingClient {
 function required<T>(value: T | null | undefined): T {
   if (value === null || value === undefined) throw new Error('accounting answered without a key');
   return value;
+}
+
+/** The budget authority the chat and video services call, backed by accounting over gRPC. */
+export function accountingBudget(client: AccountingClient): BudgetAuthority {
+  return {
+    reserve: async (input, requestId) => {
+      await client.reserveBudget(input, { requestId });
+    },
+    release: async (reservationId, requestId) => {
+      await client.releaseReservation(reservationId, { requestId });
+    },
+  };
 }

@@ -129,3 +129,43 @@ describe('spend', () => {
     expect(usage.period_start).toBe(key.created_at);
   });
 });
+
+describe('reservations', () => {
+  it('release holds left by crashed callers, and a late settlement still records the spend once', async () => {
+    const { client, bus } = await start();
+    const { key } = await client.createKey({ name: 'r', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
+    expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 600, reservationId: 'chatcmpl-a' })).toBe(400);
+    // The same id again holds nothing more.
+    expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 600, reservationId: 'chatcmpl-a' })).toBe(400);
+    await expect(client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 401, reservationId: 'chatcmpl-b' })).rejects.toMatchObject({ code: 'budget_exceeded' });
+    await client.releaseReservation('chatcmpl-a');
+    await client.releaseReservation('chatcmpl-a');
+    expect((await client.getUsage(key.id)).reserved_nano_usd).toBe(0);
+    // A spend event for a hold that was released already: recorded as plain spend, once.
+    const event: SpendEvent = { id: 'chatcmpl-a', kind: 'chat', key_id: key.id, group: 'gamma-flash', cost_nano_usd: 250, occurred_at: Date.now(), reservation_id: 'chatcmpl-a' };
+    await bus.publish(spendSubject('chat'), event.id, event);
+    await until(async () => (await client.getUsage(key.id)).spent_nano_usd === 250);
+    const usage = await client.getUsage(key.id);
+    expect([usage.spent_nano_usd, usage.reserved_nano_usd]).toEqual([250, 0]);
+    await expect(client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 751, reservationId: 'chatcmpl-c' })).rejects.toMatchObject({ code: 'budget_exceeded' });
+    expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 750, reservationId: 'chatcmpl-c' })).toBe(0);
+  });
+
+  it('sweep holds older than the configured age back to the key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-sweep-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const store = new EmbeddedStore(dir);
+    const config = await loadConfig(exampleConfigPath);
+    const { KeyRepository } = await import('../src/domain/keys.js');
+    const { Reservations } = await import('../src/domain/reservations.js');
+    const keys = await KeyRepository.open(store, config);
+    const reservations = await Reservations.open(store, keys);
+    const { key } = await keys.create({ name: 's', models: ['*'], budgetNanoUsd: 100, rpm: 0 });
+    await reservations.reserve(key, 'g', 60, 'video_old');
+    expect(await reservations.sweep(60_000, Date.now())).toBe(0);
+    expect(await reservations.sweep(60_000, Date.now() + 61_000)).toBe(1);
+    const after = await keys.get(key._id);
+    expect([after.reserved_nano_usd, after.available_nano_usd]).toEqual([0, 100]);
+    await store.close();
+  });
+});

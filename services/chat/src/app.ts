@@ -2,14 +2,17 @@ import { servedGroups, type ChatGroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type ChatServiceHandlers } from '@gateway/protos';
-import { modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
+import { modelGroupMessage, unlimitedBudget, type BudgetAuthority, type ServiceDeps } from '@gateway/runtime';
 import { ChatCompletions, type CompletionInput } from './domain/completions.js';
 import { busMeter } from './domain/metering.js';
 import { Router } from './domain/router.js';
 import { chatProviders } from './providers/index.js';
 import { UpstreamClient } from './upstream/client.js';
 
-export type ChatDeps = ServiceDeps;
+export interface ChatDeps extends ServiceDeps {
+  /** Holds each call's worst case before it goes upstream; without one every call fits. */
+  budget?: BudgetAuthority;
+}
 
 export interface ChatApp {
   server: GrpcServer;
@@ -39,7 +42,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   const groupsById = new Map(chatGroups.map((g) => [g.id, g]));
   const router = new Router(config.router, groupsById, env);
   const upstream = new UpstreamClient(env);
-  const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger);
+  const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger, deps.budget ?? unlimitedBudget);
 
   const server = new GrpcServer({ logger, checks: { bus: () => bus.ping() } });
   // Credentials are read once at start: a served group stays served for the process's life.

@@ -1,7 +1,7 @@
 import { servedGroups, type VideoGroupConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type VideoJob, type VideoServiceHandlers } from '@gateway/protos';
-import { modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
+import { modelGroupMessage, unlimitedBudget, type BudgetAuthority, type ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
 import { VideoJobs } from './domain/jobs.js';
 import { TaskRepository, type TaskRecord } from './domain/tasks.js';
@@ -13,6 +13,8 @@ export interface VideoDeps extends ServiceDeps {
   store: DocumentStore;
   /** Off in tests that drive polling themselves. */
   poller?: boolean;
+  /** Holds each job's price before the provider task is created; without one every job fits. */
+  budget?: BudgetAuthority;
 }
 
 export interface VideoApp {
@@ -68,6 +70,7 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
   const http = new ProviderHttp(env, config.video.timeoutMs);
   const jobs = new VideoJobs({
     groups: new Map(videoGroups.map((g) => [g.id, g])), providers: videoProviders, http, tasks, bus, logger, config: config.video, env,
+    budget: deps.budget ?? unlimitedBudget,
   });
 
   const server = new GrpcServer({ logger, checks: { store: () => store.ping(), bus: () => bus.ping() } });

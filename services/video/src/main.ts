@@ -1,8 +1,11 @@
-import { grpcListenAddress, runAlone } from '@gateway/runtime';
+import { AccountingClient, accountingBudget } from '@gateway/accounting';
+import { grpcListenAddress, runAlone, serviceAddress } from '@gateway/runtime';
 import { startVideo } from './server.js';
 
 /** Runs video as its own process, configured from the environment. */
 export function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return runAlone('video', env, async (context) =>
-    startVideo({ ...context, store: await context.openStore(), listen: grpcListenAddress('video', env) }));
+    startVideo({
+      ...context, store: await context.openStore(), budget: accountingBudget(new AccountingClient(serviceAddress('accounting', env))), listen: grpcListenAddress('video', env),
+    }));
 }

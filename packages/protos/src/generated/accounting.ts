@@ -14,6 +14,10 @@ import type { GroupUsage as _gateway_accounting_v1_GroupUsage, GroupUsage__Outpu
 import type { Key as _gateway_accounting_v1_Key, Key__Output as _gateway_accounting_v1_Key__Output } from './gateway/accounting/v1/Key.js';
 import type { ListKeysRequest as _gateway_accounting_v1_ListKeysRequest, ListKeysRequest__Output as _gateway_accounting_v1_ListKeysRequest__Output } from './gateway/accounting/v1/ListKeysRequest.js';
 import type { ListKeysResponse as _gateway_accounting_v1_ListKeysResponse, ListKeysResponse__Output as _gateway_accounting_v1_ListKeysResponse__Output } from './gateway/accounting/v1/ListKeysResponse.js';
+import type { ReleaseReservationRequest as _gateway_accounting_v1_ReleaseReservationRequest, ReleaseReservationRequest__Output as _gateway_accounting_v1_ReleaseReservationRequest__Output } from './gateway/accounting/v1/ReleaseReservationRequest.js';
+import type { ReleaseReservationResponse as _gateway_accounting_v1_ReleaseReservationResponse, ReleaseReservationResponse__Output as _gateway_accounting_v1_ReleaseReservationResponse__Output } from './gateway/accounting/v1/ReleaseReservationResponse.js';
+import type { ReserveBudgetRequest as _gateway_accounting_v1_ReserveBudgetRequest, ReserveBudgetRequest__Output as _gateway_accounting_v1_ReserveBudgetRequest__Output } from './gateway/accounting/v1/ReserveBudgetRequest.js';
+import type { ReserveBudgetResponse as _gateway_accounting_v1_ReserveBudgetResponse, ReserveBudgetResponse__Output as _gateway_accounting_v1_ReserveBudgetResponse__Output } from './gateway/accounting/v1/ReserveBudgetResponse.js';
 import type { RevokeKeyRequest as _gateway_accounting_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_accounting_v1_RevokeKeyRequest__Output } from './gateway/accounting/v1/RevokeKeyRequest.js';
 import type { RevokeKeyResponse as _gateway_accounting_v1_RevokeKeyResponse, RevokeKeyResponse__Output as _gateway_accounting_v1_RevokeKeyResponse__Output } from './gateway/accounting/v1/RevokeKeyResponse.js';
 
@@ -41,6 +45,10 @@ export interface ProtoGrpcType {
         Key: MessageTypeDefinition<_gateway_accounting_v1_Key, _gateway_accounting_v1_Key__Output>
         ListKeysRequest: MessageTypeDefinition<_gateway_accounting_v1_ListKeysRequest, _gateway_accounting_v1_ListKeysRequest__Output>
         ListKeysResponse: MessageTypeDefinition<_gateway_accounting_v1_ListKeysResponse, _gateway_accounting_v1_ListKeysResponse__Output>
+        ReleaseReservationRequest: MessageTypeDefinition<_gateway_accounting_v1_ReleaseReservationRequest, _gateway_accounting_v1_ReleaseReservationRequest__Output>
+        ReleaseReservationResponse: MessageTypeDefinition<_gateway_accounting_v1_ReleaseReservationResponse, _gateway_accounting_v1_ReleaseReservationResponse__Output>
+        ReserveBudgetRequest: MessageTypeDefinition<_gateway_accounting_v1_ReserveBudgetRequest, _gateway_accounting_v1_ReserveBudgetRequest__Output>
+        ReserveBudgetResponse: MessageTypeDefinition<_gateway_accounting_v1_ReserveBudgetResponse, _gateway_accounting_v1_ReserveBudgetResponse__Output>
         RevokeKeyRequest: MessageTypeDefinition<_gateway_accounting_v1_RevokeKeyRequest, _gateway_accounting_v1_RevokeKeyRequest__Output>
         RevokeKeyResponse: MessageTypeDefinition<_gateway_accounting_v1_RevokeKeyResponse, _gateway_accounting_v1_RevokeKeyResponse__Output>
       }

@@ -17,6 +17,13 @@ export interface KeyRecord extends Doc {
   revoked_at: Date | null;
   spent_nano_usd: number;
   reserved_nano_usd: number;
+  /**
+   * budget − spent − reserved, kept in step with every change so that "does this fit" is one
+   * conditional atomic update (stores cannot compare two fields in a filter).
+   */
+  available_nano_usd: number;
+  /** Reservations held by calls in flight, by reservation id: kept on the key so that holding and settling are single atomic updates. */
+  holds?: Record<string, { amount: number; at: number; group: string }>;
 }
 
 export interface NewKey {
@@ -73,6 +80,7 @@ export class KeyRepository {
       revoked_at: null,
       spent_nano_usd: 0,
       reserved_nano_usd: 0,
+      available_nano_usd: input.budgetNanoUsd,
     };
     await this.keys.insertOne(key);
     return { key, secret };
@@ -107,8 +115,57 @@ export class KeyRepository {
     return { key: await this.get(id), changed: false };
   }
 
-  async addSpend(id: string, nanoUsd: number): Promise<void> {
-    await this.keys.updateOne({ _id: id }, { $inc: { spent_nano_usd: nanoUsd } });
+  /** Holds `amount` under `holdId` if it fits and is not held yet: one conditional atomic update. */
+  async hold(id: string, holdId: string, amount: number, group: string, now = Date.now()): Promise<KeyRecord | null> {
+    return this.keys.findOneAndUpdate(
+      { _id: id, revoked_at: null, available_nano_usd: { $gte: amount }, [`holds.${holdId}`]: { $exists: false } },
+      { $inc: { reserved_nano_usd: amount, available_nano_usd: -amount }, $set: { [`holds.${holdId}`]: { amount, at: now, group } } },
+    );
+  }
+
+  /**
+   * Records spend on the key; when `holdId` is still held, the hold ends in the same atomic
+   * update (its amount returns to available, the real cost leaves it). Returns false when the
+   * hold was not there (released already, or never held), having done nothing.
+   */
+  async settle(id: string, holdId: string, amount: number, cost: number): Promise<boolean> {
+    const done = await this.keys.updateOne(
+      { _id: id, [`holds.${holdId}`]: { $exists: true } },
+      { $inc: { spent_nano_usd: cost, reserved_nano_usd: -amount, available_nano_usd: amount - cost }, $unset: { [`holds.${holdId}`]: true } },
+    );
+    return done;
+  }
+
+  /** Spend with nothing held for it. */
+  async spend(id: string, cost: number): Promise<void> {
+    await this.keys.updateOne({ _id: id }, { $inc: { spent_nano_usd: cost, available_nano_usd: -cost } });
+  }
+
+  /** Ends a hold without spend; false when it was not held. */
+  async release(id: string, holdId: string, amount: number): Promise<boolean> {
+    return this.keys.updateOne(
+      { _id: id, [`holds.${holdId}`]: { $exists: true } },
+      { $inc: { reserved_nano_usd: -amount, available_nano_usd: amount }, $unset: { [`holds.${holdId}`]: true } },
+    );
+  }
+
+  async findByHold(holdId: string): Promise<KeyRecord | null> {
+    return this.keys.findOne({ [`holds.${holdId}`]: { $exists: true } });
+  }
+
+  /** Keys written before `available_nano_usd` existed get it computed once. */
+  async backfillAvailable(): Promise<number> {
+    const old = await this.keys.find({ available_nano_usd: { $exists: false } });
+    for (const key of old) {
+      await this.keys.updateOne({ _id: key._id, available_nano_usd: { $exists: false } }, {
+        $set: { available_nano_usd: key.budget_nano_usd - (key.spent_nano_usd ?? 0) - (key.reserved_nano_usd ?? 0) },
+      });
+    }
+    return old.length;
+  }
+
+  async withHolds(): Promise<KeyRecord[]> {
+    return this.keys.find({ reserved_nano_usd: { $gt: 0 } });
   }
 
   /** Aliases become group ids; unknown names are refused so a typo cannot grant nothing silently. */

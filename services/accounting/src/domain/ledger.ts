@@ -1,6 +1,6 @@
 import type { SpendEvent } from '@gateway/bus';
 import { isDuplicateKey, type Collection, type Doc, type DocumentStore } from '@gateway/store';
-import type { KeyRepository } from './keys.js';
+import type { Reservations } from './reservations.js';
 
 /** One applied spend event; its `_id` is the event's idempotency id, so it is stored once. */
 export interface LedgerEntry extends Doc {
@@ -28,13 +28,13 @@ export class Ledger {
   private constructor(
     private readonly entries: Collection<LedgerEntry>,
     private readonly usage: Collection<GroupUsageRecord>,
-    private readonly keys: KeyRepository,
+    private readonly reservations: Reservations,
   ) {}
 
-  static async open(store: DocumentStore, keys: KeyRepository): Promise<Ledger> {
+  static async open(store: DocumentStore, reservations: Reservations): Promise<Ledger> {
     const entries = await store.collection<LedgerEntry>(LEDGER_COLLECTION, [{ field: 'key_id' }]);
     const usage = await store.collection<GroupUsageRecord>(USAGE_COLLECTION, [{ field: 'key_id' }]);
-    return new Ledger(entries, usage, keys);
+    return new Ledger(entries, usage, reservations);
   }
 
   /**
@@ -54,10 +54,14 @@ export class Ledger {
         usage: event.usage ?? null,
       });
     } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
+      if (!isDuplicateKey(error)) throw error;
+      // Seen before. If that delivery stopped after the ledger write but before the key's
+      // hold was settled (a crash), the hold is still there: settle it now, exactly once.
+      if (event.reservation_id) await this.reservations.settleIfHeld(event.key_id, event.reservation_id, event.cost_nano_usd);
+      return false;
     }
-    await this.keys.addSpend(event.key_id, event.cost_nano_usd);
+    // The held worst case (if this call reserved one and it is still held) becomes the real cost.
+    await this.reservations.settle(event.key_id, event.reservation_id, event.cost_nano_usd);
     await this.usage.updateOne(
       { _id: `${event.key_id}|${event.group}`, key_id: event.key_id, group: event.group },
       { $inc: { spent_nano_usd: event.cost_nano_usd, requests: 1 } },

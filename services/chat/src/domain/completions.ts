@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatGroupConfig, RouterConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
+import type { BudgetAuthority } from '@gateway/runtime';
 import { buildUpstreamBody, type ChatProvider } from '../providers/index.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { UpstreamFailure } from '../upstream/failure.js';
@@ -40,7 +41,21 @@ export class ChatCompletions {
     private readonly meter: Meter,
     private readonly routing: RouterConfig,
     private readonly logger: Logger,
+    private readonly budget: BudgetAuthority,
   ) {}
+
+  /** Holds the call's worst case: the prompt estimated high, plus every completion token it may produce. */
+  async #reserve(input: CompletionInput, group: ChatGroupConfig, request: ChatRequest, completionId: string): Promise<void> {
+    const amount = worstCaseCost(group, request);
+    await this.budget.reserve({ keyId: input.keyId, group: group.id, amountNanoUsd: amount, reservationId: completionId }, input.requestId);
+  }
+
+  async #release(input: CompletionInput, completionId: string): Promise<void> {
+    await this.budget.release(completionId, input.requestId).catch((error: unknown) => {
+      // The sweeper gives it back later; the call's own failure is what the caller must hear.
+      this.logger.warn({ err: error, requestId: input.requestId }, 'could not release a reservation');
+    });
+  }
 
   #prepare(input: CompletionInput): { group: ChatGroupConfig; request: ChatRequest } {
     const group = this.groups.get(input.groupId);
@@ -92,15 +107,23 @@ export class ChatCompletions {
   }
 
   async #meter(input: CompletionInput, completionId: string, servedBy: ChatGroupConfig, usage: ChatUsage): Promise<void> {
-    await this.meter.record({ completionId, keyId: input.keyId, group: input.groupId, servedBy, usage });
+    await this.meter.record({ completionId, keyId: input.keyId, group: input.groupId, servedBy, usage, reservationId: completionId });
   }
 
   /** A plain call: the response body, OpenAI-shaped, as JSON bytes. */
   async create(input: CompletionInput): Promise<Buffer> {
     const { group, request } = this.#prepare(input);
     if (request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Streamed calls use the streaming RPC.' });
-    const { attempt, result: response } = await this.#route(group, input, (a) => this.upstream.complete(this.#call(a, request, input.signal)));
     const completionId = newCompletionId();
+    await this.#reserve(input, group, request, completionId);
+    let routed: { attempt: Attempt; result: JsonObject };
+    try {
+      routed = await this.#route(group, input, (a) => this.upstream.complete(this.#call(a, request, input.signal)));
+    } catch (error) {
+      await this.#release(input, completionId);
+      throw error;
+    }
+    const { attempt, result: response } = routed;
     this.#provider(attempt).response?.(response);
     response.id = completionId;
     response.model = input.model;
@@ -109,7 +132,10 @@ export class ChatCompletions {
     if (isObject(response.usage)) normalizeUsage(response.usage);
     // An answer without usage cannot be metered exactly; it is billed as nothing and logged.
     if (usage) await this.#meter(input, completionId, attempt.group, usage);
-    else this.logger.error({ requestId: input.requestId, group: group.id }, 'upstream response without usage; not metered');
+    else {
+      this.logger.error({ requestId: input.requestId, group: group.id }, 'upstream response without usage; not metered');
+      await this.#release(input, completionId);
+    }
     return Buffer.from(JSON.stringify(response));
   }
 
@@ -121,6 +147,19 @@ export class ChatCompletions {
   async stream(input: CompletionInput, write: (chunks: Buffer[]) => Promise<void>): Promise<void> {
     const { group, request } = this.#prepare(input);
     if (!request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Plain calls use the unary RPC.' });
+    const completionId = newCompletionId();
+    await this.#reserve(input, group, request, completionId);
+    try {
+      await this.#streamReserved(input, group, request, completionId, write);
+    } catch (error) {
+      await this.#release(input, completionId);
+      throw error;
+    }
+  }
+
+  async #streamReserved(
+    input: CompletionInput, group: ChatGroupConfig, request: ChatRequest, completionId: string, write: (chunks: Buffer[]) => Promise<void>,
+  ): Promise<void> {
     const { attempt, result: opened } = await this.#route(group, input, async (a) => {
       const upstream = await this.upstream.stream(this.#call(a, request, input.signal));
       // The first events are read inside the attempt, so a stream that fails at once is retried.
@@ -134,7 +173,6 @@ export class ChatCompletions {
     });
     const { upstream } = opened;
     const provider = this.#provider(attempt);
-    const completionId = newCompletionId();
     let usage: ChatUsage | undefined;
     try {
       for (let next = opened.first; !next.done; next = await upstream.batches.next()) {
@@ -165,8 +203,38 @@ export class ChatCompletions {
       throw error;
     }
     if (usage) await this.#meter(input, completionId, attempt.group, usage);
-    else this.logger.error({ requestId: input.requestId, group: group.id }, 'upstream stream without usage; not metered');
+    else {
+      this.logger.error({ requestId: input.requestId, group: group.id }, 'upstream stream without usage; not metered');
+      await this.#release(input, completionId);
+    }
   }
+}
+
+/** Tokens per image part held before the call (a high-detail image costs about 765-1,105). */
+const IMAGE_TOKENS = 1500;
+
+/**
+ * The most a call can cost: prompt tokens estimated high (one per two bytes of message text,
+ * images at a fixed count, capped by the group's input window) plus the completion limit asked
+ * for, else the group's maximum output.
+ */
+export function worstCaseCost(group: ChatGroupConfig, request: ChatRequest): number {
+  let bytes = 0;
+  let images = 0;
+  for (const message of request.messages) {
+    const content = message.content;
+    if (typeof content === 'string') bytes += Buffer.byteLength(content);
+    else if (Array.isArray(content)) {
+      for (const part of content as { type?: string; text?: string }[]) {
+        if (part.type === 'image_url') images += 1;
+        else if (typeof part.text === 'string') bytes += Buffer.byteLength(part.text);
+      }
+    }
+  }
+  const prompt = Math.min(group.maxInputTokens, Math.ceil(bytes / 2) + images * IMAGE_TOKENS + 16 * request.messages.length);
+  const asked = request.body.max_completion_tokens ?? request.body.max_tokens;
+  const completion = typeof asked === 'number' ? asked : group.maxOutputTokens;
+  return prompt * group.price.inputNanosPerToken + completion * group.price.outputNanosPerToken;
 }
 
 function parseChunk(data: string): JsonObject {

@@ -34,12 +34,12 @@ export function normalizeUsage(usage: JsonObject): void {
 
 export interface Meter {
   /** Publishes the spend of one completed call; its completion id makes it count once. */
-  record(input: { completionId: string; keyId: string; group: string; servedBy: ChatGroupConfig; usage: ChatUsage }): Promise<void>;
+  record(input: { completionId: string; keyId: string; group: string; servedBy: ChatGroupConfig; usage: ChatUsage; reservationId?: string }): Promise<void>;
 }
 
 export function busMeter(bus: Bus): Meter {
   return {
-    record: async ({ completionId, keyId, group, servedBy, usage }) => {
+    record: async ({ completionId, keyId, group, servedBy, usage, reservationId }) => {
       const event: SpendEvent = {
         id: completionId,
         kind: 'chat',
@@ -48,6 +48,7 @@ export function busMeter(bus: Bus): Meter {
         cost_nano_usd: chatCost(usage, servedBy),
         occurred_at: Date.now(),
         usage: { ...usage },
+        ...(reservationId ? { reservation_id: reservationId } : {}),
       };
       await bus.publish(spendSubject('chat'), event.id, event);
     },

@@ -3,7 +3,8 @@ import { spendSubject, type Bus, type SpendEvent } from '@gateway/bus';
 import { servedDeployments, type DeploymentConfig, type Env, type VideoGroupConfig, type VideoServiceConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
-import type { ProviderTask, VideoProvider } from '../providers/index.js';
+import type { BudgetAuthority } from '@gateway/runtime';
+import type { ProviderTask, RenderRequest, VideoProvider } from '../providers/index.js';
 import { ProviderCallError, type ProviderHttp } from '../upstream.js';
 import { estimatedCost, jobCost } from './pricing.js';
 import type { TaskRecord, TaskRepository } from './tasks.js';
@@ -29,6 +30,7 @@ export interface VideoJobsDeps {
   logger: Logger;
   config: VideoServiceConfig;
   env: Env;
+  budget: BudgetAuthority;
 }
 
 /**
@@ -56,6 +58,22 @@ export class VideoJobs {
     const first = deployments[0];
     if (!first) throw new GatewayError('no_healthy_upstream');
     const request = validateCreate(input, group, this.#provider(first));
+    const jobId = newJobId();
+    // The job's price is held before any task exists: exact for per-second groups, the token
+    // formula for token groups (settled to the provider's real count on completion).
+    const estimate = estimatedCost(group, request.resolution, request.seconds, this.#provider(first).pixels(request.resolution, request.ratio)) ?? 0;
+    await this.deps.budget.reserve({ keyId, group: group.id, amountNanoUsd: estimate, reservationId: jobId }, requestId);
+    try {
+      return await this.#createTask(keyId, model, group, deployments, request, jobId, requestId);
+    } catch (error) {
+      await this.deps.budget.release(jobId, requestId).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async #createTask(
+    keyId: string, model: string, group: VideoGroupConfig, deployments: DeploymentConfig[], request: RenderRequest, jobId: string, requestId: string | undefined,
+  ): Promise<TaskRecord> {
     let lastError: ProviderCallError | undefined;
     // A deployment that is down or rate limited gets one more try on another one.
     for (const deployment of deployments.slice(0, 2)) {
@@ -64,7 +82,7 @@ export class VideoJobs {
         const taskId = await provider.create(this.deps.http, deployment, request);
         const now = new Date();
         const record: TaskRecord = {
-          _id: newJobId(),
+          _id: jobId,
           key_id: keyId,
           model,
           group: group.id,
@@ -92,7 +110,7 @@ export class VideoJobs {
           lease_until: null,
         };
         await this.deps.tasks.insert(record);
-        this.deps.logger.info({ requestId, jobId: record._id, group: group.id, estimate: estimatedCost(group, request.resolution, request.seconds, provider.pixels(request.resolution, request.ratio)) }, 'video job created');
+        this.deps.logger.info({ requestId, jobId: record._id, group: group.id }, 'video job created');
         return record;
       } catch (error) {
         if (!(error instanceof ProviderCallError)) throw error;
@@ -186,8 +204,10 @@ export class VideoJobs {
     if (!updated || !group) return updated;
     if (updated.status === 'completed' && updated.billing === 'pending') return this.#bill(updated, group, remote);
     if ((updated.status === 'failed' || updated.status === 'cancelled') && updated.billing === 'pending') {
-      // Failures, moderation rejections and cancellations are free.
-      return (await this.deps.tasks.settleBilling(updated._id, 'free', null)) ?? updated;
+      // Failures, moderation rejections and cancellations are free: the held price goes back.
+      const freed = await this.deps.tasks.settleBilling(updated._id, 'free', null);
+      if (freed) await this.deps.budget.release(updated._id).catch((error: unknown) => this.deps.logger.warn({ err: error, jobId: updated._id }, 'could not release a job\'s reservation; the sweeper will'));
+      return freed ?? updated;
     }
     return updated;
   }
@@ -211,6 +231,7 @@ export class VideoJobs {
       cost_nano_usd: cost,
       occurred_at: Date.now(),
       usage: { seconds: task.seconds, ...(remote.totalTokens === undefined ? {} : { total_tokens: remote.totalTokens }) },
+      reservation_id: task._id,
     };
     // Published before the record says "billed": a crash in between republishes the same id,
     // which the ledger drops. The reverse order could lose the money.

@@ -12,6 +12,10 @@ import type { GetUsageRequest as _gateway_accounting_v1_GetUsageRequest, GetUsag
 import type { GetUsageResponse as _gateway_accounting_v1_GetUsageResponse, GetUsageResponse__Output as _gateway_accounting_v1_GetUsageResponse__Output } from '../../../gateway/accounting/v1/GetUsageResponse.js';
 import type { ListKeysRequest as _gateway_accounting_v1_ListKeysRequest, ListKeysRequest__Output as _gateway_accounting_v1_ListKeysRequest__Output } from '../../../gateway/accounting/v1/ListKeysRequest.js';
 import type { ListKeysResponse as _gateway_accounting_v1_ListKeysResponse, ListKeysResponse__Output as _gateway_accounting_v1_ListKeysResponse__Output } from '../../../gateway/accounting/v1/ListKeysResponse.js';
+import type { ReleaseReservationRequest as _gateway_accounting_v1_ReleaseReservationRequest, ReleaseReservationRequest__Output as _gateway_accounting_v1_ReleaseReservationRequest__Output } from '../../../gateway/accounting/v1/ReleaseReservationRequest.js';
+import type { ReleaseReservationResponse as _gateway_accounting_v1_ReleaseReservationResponse, ReleaseReservationResponse__Output as _gateway_accounting_v1_ReleaseReservationResponse__Output } from '../../../gateway/accounting/v1/ReleaseReservationResponse.js';
+import type { ReserveBudgetRequest as _gateway_accounting_v1_ReserveBudgetRequest, ReserveBudgetRequest__Output as _gateway_accounting_v1_ReserveBudgetRequest__Output } from '../../../gateway/accounting/v1/ReserveBudgetRequest.js';
+import type { ReserveBudgetResponse as _gateway_accounting_v1_ReserveBudgetResponse, ReserveBudgetResponse__Output as _gateway_accounting_v1_ReserveBudgetResponse__Output } from '../../../gateway/accounting/v1/ReserveBudgetResponse.js';
 import type { RevokeKeyRequest as _gateway_accounting_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_accounting_v1_RevokeKeyRequest__Output } from '../../../gateway/accounting/v1/RevokeKeyRequest.js';
 import type { RevokeKeyResponse as _gateway_accounting_v1_RevokeKeyResponse, RevokeKeyResponse__Output as _gateway_accounting_v1_RevokeKeyResponse__Output } from '../../../gateway/accounting/v1/RevokeKeyResponse.js';
 
@@ -83,6 +87,40 @@ export interface AccountingServiceClient extends grpc.Client {
   listKeys(argument: _gateway_accounting_v1_ListKeysRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Gives a reservation back (the call failed and costs nothing). Idempotent.
+   */
+  ReleaseReservation(argument: _gateway_accounting_v1_ReleaseReservationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReleaseReservationResponse__Output>): grpc.ClientUnaryCall;
+  ReleaseReservation(argument: _gateway_accounting_v1_ReleaseReservationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_ReleaseReservationResponse__Output>): grpc.ClientUnaryCall;
+  ReleaseReservation(argument: _gateway_accounting_v1_ReleaseReservationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReleaseReservationResponse__Output>): grpc.ClientUnaryCall;
+  ReleaseReservation(argument: _gateway_accounting_v1_ReleaseReservationRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ReleaseReservationResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Gives a reservation back (the call failed and costs nothing). Idempotent.
+   */
+  releaseReservation(argument: _gateway_accounting_v1_ReleaseReservationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReleaseReservationResponse__Output>): grpc.ClientUnaryCall;
+  releaseReservation(argument: _gateway_accounting_v1_ReleaseReservationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_ReleaseReservationResponse__Output>): grpc.ClientUnaryCall;
+  releaseReservation(argument: _gateway_accounting_v1_ReleaseReservationRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReleaseReservationResponse__Output>): grpc.ClientUnaryCall;
+  releaseReservation(argument: _gateway_accounting_v1_ReleaseReservationRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ReleaseReservationResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Counts a request against the key's rate limit and holds its worst-case price, atomically:
+   * FAILED_PRECONDITION (budget_exceeded) or RESOURCE_EXHAUSTED (rate_limit_exceeded) otherwise.
+   * The spend event naming the reservation settles it to the real cost.
+   */
+  ReserveBudget(argument: _gateway_accounting_v1_ReserveBudgetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetResponse__Output>): grpc.ClientUnaryCall;
+  ReserveBudget(argument: _gateway_accounting_v1_ReserveBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetResponse__Output>): grpc.ClientUnaryCall;
+  ReserveBudget(argument: _gateway_accounting_v1_ReserveBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetResponse__Output>): grpc.ClientUnaryCall;
+  ReserveBudget(argument: _gateway_accounting_v1_ReserveBudgetRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Counts a request against the key's rate limit and holds its worst-case price, atomically:
+   * FAILED_PRECONDITION (budget_exceeded) or RESOURCE_EXHAUSTED (rate_limit_exceeded) otherwise.
+   * The spend event naming the reservation settles it to the real cost.
+   */
+  reserveBudget(argument: _gateway_accounting_v1_ReserveBudgetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetResponse__Output>): grpc.ClientUnaryCall;
+  reserveBudget(argument: _gateway_accounting_v1_ReserveBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetResponse__Output>): grpc.ClientUnaryCall;
+  reserveBudget(argument: _gateway_accounting_v1_ReserveBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetResponse__Output>): grpc.ClientUnaryCall;
+  reserveBudget(argument: _gateway_accounting_v1_ReserveBudgetRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Revoking is permanent and idempotent.
    */
   RevokeKey(argument: _gateway_accounting_v1_RevokeKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_RevokeKeyResponse__Output>): grpc.ClientUnaryCall;
@@ -123,6 +161,18 @@ export interface AccountingServiceHandlers extends grpc.UntypedServiceImplementa
   ListKeys: grpc.handleUnaryCall<_gateway_accounting_v1_ListKeysRequest__Output, _gateway_accounting_v1_ListKeysResponse>;
   
   /**
+   * Gives a reservation back (the call failed and costs nothing). Idempotent.
+   */
+  ReleaseReservation: grpc.handleUnaryCall<_gateway_accounting_v1_ReleaseReservationRequest__Output, _gateway_accounting_v1_ReleaseReservationResponse>;
+  
+  /**
+   * Counts a request against the key's rate limit and holds its worst-case price, atomically:
+   * FAILED_PRECONDITION (budget_exceeded) or RESOURCE_EXHAUSTED (rate_limit_exceeded) otherwise.
+   * The spend event naming the reservation settles it to the real cost.
+   */
+  ReserveBudget: grpc.handleUnaryCall<_gateway_accounting_v1_ReserveBudgetRequest__Output, _gateway_accounting_v1_ReserveBudgetResponse>;
+  
+  /**
    * Revoking is permanent and idempotent.
    */
   RevokeKey: grpc.handleUnaryCall<_gateway_accounting_v1_RevokeKeyRequest__Output, _gateway_accounting_v1_RevokeKeyResponse>;
@@ -135,5 +185,7 @@ export interface AccountingServiceDefinition extends grpc.ServiceDefinition {
   GetKey: MethodDefinition<_gateway_accounting_v1_GetKeyRequest, _gateway_accounting_v1_GetKeyResponse, _gateway_accounting_v1_GetKeyRequest__Output, _gateway_accounting_v1_GetKeyResponse__Output>
   GetUsage: MethodDefinition<_gateway_accounting_v1_GetUsageRequest, _gateway_accounting_v1_GetUsageResponse, _gateway_accounting_v1_GetUsageRequest__Output, _gateway_accounting_v1_GetUsageResponse__Output>
   ListKeys: MethodDefinition<_gateway_accounting_v1_ListKeysRequest, _gateway_accounting_v1_ListKeysResponse, _gateway_accounting_v1_ListKeysRequest__Output, _gateway_accounting_v1_ListKeysResponse__Output>
+  ReleaseReservation: MethodDefinition<_gateway_accounting_v1_ReleaseReservationRequest, _gateway_accounting_v1_ReleaseReservationResponse, _gateway_accounting_v1_ReleaseReservationRequest__Output, _gateway_accounting_v1_ReleaseReservationResponse__Output>
+  ReserveBudget: MethodDefinition<_gateway_accounting_v1_ReserveBudgetRequest, _gateway_accounting_v1_ReserveBudgetResponse, _gateway_accounting_v1_ReserveBudgetRequest__Output, _gateway_accounting_v1_ReserveBudgetResponse__Output>
   RevokeKey: MethodDefinition<_gateway_accounting_v1_RevokeKeyRequest, _gateway_accounting_v1_RevokeKeyResponse, _gateway_accounting_v1_RevokeKeyRequest__Output, _gateway_accounting_v1_RevokeKeyResponse__Output>
 }
