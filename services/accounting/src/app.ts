@@ -42,8 +42,12 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   const { store, bus, logger, config } = deps;
   const keys = await KeyRepository.open(store, config);
   await keys.backfillAvailable();
-  const reservations = await Reservations.open(store, keys);
-  const ledger = await Ledger.open(store, reservations);
+  // Balances live in the store when several accounting replicas share it (MongoDB), in this
+  // process otherwise (docs/architecture.md, "Budget authority").
+  let ledger: Ledger | undefined;
+  const reservations = await Reservations.open(store, keys, async (keyId) => (ledger ? ledger.total(keyId) : 0), store.kind === 'mongodb');
+  ledger = await Ledger.open(store, reservations);
+  const figures = (key: KeyRecord) => reservations.figures(key);
   const server = new GrpcServer({ logger, checks: { store: () => store.ping(), bus: () => bus.ping() } });
 
   const keyChanged = (key_id: string, change: KeyChangedEvent['change']) =>
@@ -54,7 +58,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   const handlers: AccountingServiceHandlers = {
     AuthenticateKey: server.unary('AuthenticateKey', async (request: { key_hash: string }) => {
       const key = await keys.authenticate(request.key_hash);
-      return { key: keyMessage(key), spent_nano_usd: key.spent_nano_usd };
+      return { key: keyMessage(key), spent_nano_usd: (await figures(key)).spent };
     }),
     CreateKey: server.unary('CreateKey', async (request: { name: string; models: string[]; budget_nano_usd: number; rpm: number }) => {
       const { key, secret } = await keys.create({
@@ -70,7 +74,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
     }),
     GetKey: server.unary('GetKey', async (request: { key_id: string }) => {
       const key = await keys.get(request.key_id);
-      return { key: keyMessage(key), spent_nano_usd: key.spent_nano_usd };
+      return { key: keyMessage(key), spent_nano_usd: (await figures(key)).spent };
     }),
     RevokeKey: server.unary('RevokeKey', async (request: { key_id: string }) => {
       const { key, changed } = await keys.revoke(request.key_id);
@@ -82,11 +86,12 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
     }),
     GetUsage: server.unary('GetUsage', async (request: { key_id: string }) => {
       const key = await keys.get(request.key_id);
-      const groups = await ledger.usageOf(key._id);
+      const groups = await ledger!.usageOf(key._id);
+      const { spent, reserved } = await figures(key);
       return {
         key: keyMessage(key),
-        spent_nano_usd: key.spent_nano_usd,
-        reserved_nano_usd: key.reserved_nano_usd,
+        spent_nano_usd: spent,
+        reserved_nano_usd: reserved,
         groups: groups.map((g) => ({ group: g.group, spent_nano_usd: g.spent_nano_usd, requests: g.requests })),
         period_start: key.created_at.getTime(),
       };
@@ -107,7 +112,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   server.addService('gateway.accounting.v1.AccountingService', protos().gateway.accounting.v1.AccountingService.service, handlers);
 
   const consumer: Subscription = await bus.consume<SpendEvent>(SPEND_SUBJECTS, SPEND_CONSUMER, async (event) => {
-    const applied = await ledger.apply(event.data);
+    const applied = await ledger!.apply(event.data);
     logger.debug({ eventId: event.id, keyId: event.data.key_id, applied }, 'spend event');
   });
 
@@ -121,10 +126,11 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   sweeper.unref();
 
   return {
-    server, keys, ledger, reservations,
+    server, keys, ledger: ledger!, reservations,
     stop: async () => {
       clearInterval(sweeper);
       await consumer.close();
+      await reservations.close();
     },
   };
 }

@@ -159,13 +159,18 @@ describe('reservations', () => {
     const { KeyRepository } = await import('../src/domain/keys.js');
     const { Reservations } = await import('../src/domain/reservations.js');
     const keys = await KeyRepository.open(store, config);
-    const reservations = await Reservations.open(store, keys);
-    const { key } = await keys.create({ name: 's', models: ['*'], budgetNanoUsd: 100, rpm: 0 });
-    await reservations.reserve(key, 'g', 60, 'video_old');
-    expect(await reservations.sweep(60_000, Date.now())).toBe(0);
-    expect(await reservations.sweep(60_000, Date.now() + 61_000)).toBe(1);
-    const after = await keys.get(key._id);
-    expect([after.reserved_nano_usd, after.available_nano_usd]).toEqual([0, 100]);
+    for (const shared of [true, false]) {
+      const reservations = await Reservations.open(store, keys, async () => 0, shared);
+      const { key } = await keys.create({ name: 's', models: ['*'], budgetNanoUsd: 100, rpm: 0 });
+      await reservations.reserve(key, 'g', 60, 'video_old');
+      expect(await reservations.figures(await keys.get(key._id))).toMatchObject(shared ? { reserved: 60 } : { reserved: 60 });
+      await expect(reservations.reserve(key, 'g', 41, 'video_more')).rejects.toMatchObject({ code: 'budget_exceeded' });
+      expect(await reservations.sweep(60_000, Date.now())).toBe(0);
+      expect(await reservations.sweep(60_000, Date.now() + 61_000)).toBe(1);
+      await reservations.close();
+      const after = await keys.get(key._id);
+      expect([after.reserved_nano_usd, after.available_nano_usd]).toEqual([0, 100]);
+    }
     await store.close();
   });
 });

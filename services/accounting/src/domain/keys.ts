@@ -149,6 +149,11 @@ export class KeyRepository {
     );
   }
 
+  /** Overwrites the balance columns (the memory book's write-behind). */
+  async writeBalance(id: string, spent: number, reserved: number, available: number): Promise<void> {
+    await this.keys.updateOne({ _id: id }, { $set: { spent_nano_usd: spent, reserved_nano_usd: reserved, available_nano_usd: available } });
+  }
+
   async findByHold(holdId: string): Promise<KeyRecord | null> {
     return this.keys.findOne({ [`holds.${holdId}`]: { $exists: true } });
   }

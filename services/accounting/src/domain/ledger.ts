@@ -42,6 +42,14 @@ export class Ledger {
    * key's and group's totals move only after it. Returns false for an event already applied.
    */
   async apply(event: SpendEvent, now = new Date()): Promise<boolean> {
+    // The balance is loaded before this entry exists, so rebuilding it from the ledger does not count the entry twice.
+    try {
+      await this.reservations.prepare(event.key_id);
+    } catch (error) {
+      // An event for a key that does not exist can never apply; redelivering it would block the rest.
+      if ((error as { code?: string }).code === 'key_not_found') return false;
+      throw error;
+    }
     try {
       await this.entries.insertOne({
         _id: event.id,

@@ -1,6 +1,7 @@
 import { GatewayError } from '@gateway/errors';
 import type { Collection, Doc, DocumentStore } from '@gateway/store';
 import type { KeyRecord, KeyRepository } from './keys.js';
+import { MemoryBook, StoreBook, type BudgetBook } from './budget-book.js';
 
 // Budget reservations and per-key rate limits. A call first holds its worst-case price on its
 // key with one conditional atomic update (available >= price, this hold not there yet); the
@@ -18,21 +19,40 @@ const WINDOW_MS = 60_000;
 const HOLD_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export class Reservations {
-  private constructor(private readonly windows: Collection<RateWindow>, private readonly keys: KeyRepository) {}
+  readonly #localWindows = new Map<string, number>();
 
-  static async open(store: DocumentStore, keys: KeyRepository): Promise<Reservations> {
+  private constructor(
+    private readonly windows: Collection<RateWindow> | undefined,
+    private readonly book: BudgetBook,
+  ) {}
+
+  /**
+   * With `shared` (several accounting replicas on one store) balances and rate windows live in
+   * the store; otherwise (the embedded mode's single accounting) in memory, written behind.
+   */
+  static async open(store: DocumentStore, keys: KeyRepository, ledgerTotal: (keyId: string) => Promise<number>, shared: boolean): Promise<Reservations> {
+    if (!shared) return new Reservations(undefined, new MemoryBook(keys, ledgerTotal));
     const windows = await store.collection<RateWindow>(RATE_COLLECTION, [{ field: 'created_at', expireAfterSeconds: 180 }]);
-    return new Reservations(windows, keys);
+    return new Reservations(windows, new StoreBook(keys));
   }
 
   /** Counts one request in the key's current minute; 429 with Retry-After past its rpm. */
   async countRequest(key: Pick<KeyRecord, '_id' | 'rpm'>, now = Date.now()): Promise<void> {
     if (!key.rpm) return;
     const window = Math.floor(now / WINDOW_MS);
-    const doc = await this.windows.findOneAndUpdate(
-      { _id: `${key._id}|${window}` }, { $inc: { count: 1 }, $set: { created_at: new Date(now) } }, { upsert: true },
-    );
-    if (doc && doc.count > key.rpm) {
+    const id = `${key._id}|${window}`;
+    let count: number;
+    if (this.windows) {
+      const doc = await this.windows.findOneAndUpdate({ _id: id }, { $inc: { count: 1 }, $set: { created_at: new Date(now) } }, { upsert: true });
+      count = doc?.count ?? 1;
+    } else {
+      count = (this.#localWindows.get(id) ?? 0) + 1;
+      this.#localWindows.set(id, count);
+      if (this.#localWindows.size > 10_000) {
+        for (const old of this.#localWindows.keys()) if (!old.endsWith(`|${window}`)) this.#localWindows.delete(old);
+      }
+    }
+    if (count > key.rpm) {
       throw new GatewayError('rate_limit_exceeded', {
         message: `Rate limit reached: ${key.rpm} requests per minute for this API key.`,
         retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000)),
@@ -44,47 +64,42 @@ export class Reservations {
   async reserve(key: KeyRecord, group: string, amount: number, id: string): Promise<number> {
     if (!HOLD_ID.test(id)) throw new GatewayError('invalid_request', { param: 'reservation_id', message: 'reservation ids are 1-128 letters, digits, - and _' });
     if (!Number.isSafeInteger(amount) || amount < 0) throw new GatewayError('invalid_request', { param: 'amount_nano_usd', message: 'amount must be a whole number >= 0' });
-    const held = await this.keys.hold(key._id, id, amount, group);
-    if (held) return held.available_nano_usd;
-    const current = await this.keys.get(key._id);
-    if (current.holds?.[id]) return current.available_nano_usd;
+    const available = await this.book.hold(key, id, amount, group);
+    if (available !== undefined) return available;
     throw new GatewayError('budget_exceeded', {
       message: `This API key has no budget left for this request (it needs up to ${(amount / 1e9).toFixed(6)} USD).`,
     });
   }
 
+  async prepare(keyId: string): Promise<void> {
+    await this.book.prepare(keyId);
+  }
+
   /** Records a call's spend, settling its hold when one is held. */
   async settle(keyId: string, holdId: string | undefined, cost: number): Promise<void> {
-    if (holdId) {
-      const key = await this.keys.get(keyId);
-      const hold = key.holds?.[holdId];
-      if (hold && (await this.keys.settle(keyId, holdId, hold.amount, cost))) return;
-    }
-    await this.keys.spend(keyId, cost);
+    await this.book.settle(keyId, holdId, cost);
   }
 
   /** Settles a hold that is still held; nothing otherwise (the spend was recorded already). */
   async settleIfHeld(keyId: string, holdId: string, cost: number): Promise<void> {
-    const hold = (await this.keys.get(keyId).catch(() => undefined))?.holds?.[holdId];
-    if (hold) await this.keys.settle(keyId, holdId, hold.amount, cost);
+    await this.book.settleIfHeld(keyId, holdId, cost);
   }
 
   /** Gives a hold back (its call failed); nothing happens when it is not held. */
   async release(holdId: string): Promise<void> {
-    if (!HOLD_ID.test(holdId)) return;
-    const key = await this.keys.findByHold(holdId);
-    const hold = key?.holds?.[holdId];
-    if (key && hold) await this.keys.release(key._id, holdId, hold.amount);
+    if (HOLD_ID.test(holdId)) await this.book.release(holdId);
+  }
+
+  async figures(key: KeyRecord): Promise<{ spent: number; reserved: number }> {
+    return this.book.figures(key);
   }
 
   /** Releases holds older than `maxAgeMs` (their caller crashed); returns how many. */
   async sweep(maxAgeMs: number, now = Date.now()): Promise<number> {
-    let released = 0;
-    for (const key of await this.keys.withHolds()) {
-      for (const [id, hold] of Object.entries(key.holds ?? {})) {
-        if (now - hold.at > maxAgeMs && (await this.keys.release(key._id, id, hold.amount))) released += 1;
-      }
-    }
-    return released;
+    return this.book.sweep(maxAgeMs, now);
+  }
+
+  async close(): Promise<void> {
+    await this.book.close();
   }
 }
