@@ -98,6 +98,27 @@ describe('services over NATS', () => {
     expect(Date.now() - revokedAt).toBeLessThan(1000);
   });
 
+  it('applies spend published while accounting is down once it is back, once', async () => {
+    const { id: keyId, key } = await createKey();
+    const accounting = services[0]!;
+    await accounting.close();
+    const chatBus = buses[1]!.bus;
+    const event = { id: 'chatcmpl-while-down', kind: 'chat', key_id: keyId, group: 'g', cost_nano_usd: 777, occurred_at: Date.now() };
+    await chatBus.publish('spend.v1.chat', event.id, event);
+    await chatBus.publish('spend.v1.chat', event.id, event);
+    // Accounting returns on the same address, store and durable consumer.
+    const config = parseConfig(`groups: []\nserver: { key_cache_ttl_ms: 0 }\n`, 'nats-it-restart');
+    const restarted = await startAccounting({
+      config, bus: buses[0]!.bus, store: new EmbeddedStore(join(dir, 'accounting-store')), logger: silentLogger(),
+      env: { NATS_URL: nats.url }, listen: accounting.address,
+    });
+    services[0] = restarted;
+    await eventually(async () => {
+      const usage = (await (await fetch(`${edgeUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as { budget?: { spent_usd: number } };
+      return usage.budget !== undefined && Math.round(usage.budget.spent_usd * 1e9) === 777;
+    }, 15_000);
+  });
+
   it('reports the bus in readiness', async () => {
     const body = (await (await fetch(`${edgeUrl}/health/readiness`)).json()) as { checks: Record<string, string> };
     expect(body.checks).toEqual({ bus: 'up', accounting: 'up', chat: 'up', video: 'up' });
