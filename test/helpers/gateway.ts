@@ -16,7 +16,7 @@ export interface TestGateway extends RunningGateway {
   logs: string[];
   admin(method: string, path: string, body?: unknown): Promise<Response>;
   call(path: string, secret?: string, init?: RequestInit): Promise<Response>;
-  createKey(body: { name?: string; models: string[]; budget_usd?: number; rpm?: number }): Promise<{ id: string; key: string }>;
+  createKey(body: { name?: string; models: string[]; budget_usd?: number; rpm?: number; tpm?: number }): Promise<{ id: string; key: string }>;
 }
 
 export interface StartOptions {
@@ -47,7 +47,7 @@ export async function startTestGateway(options: StartOptions = {}): Promise<Test
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? null : JSON.stringify(body),
   });
-  const createKey = async (body: { name?: string; models: string[]; budget_usd?: number; rpm?: number }) => {
+  const createKey = async (body: { name?: string; models: string[]; budget_usd?: number; rpm?: number; tpm?: number }) => {
     const response = await admin('POST', '/admin/v1/keys', { name: 'test', budget_usd: 10, ...body });
     if (response.status !== 201) throw new Error(`key creation failed: ${response.status} ${await response.text()}`);
     return (await response.json()) as { id: string; key: string };

@@ -128,4 +128,17 @@ describe('rate limits', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe('rate_limit_exceeded');
   });
+
+  it('answer 429 once the tokens used this minute reach the key\'s tpm', async () => {
+    const { key } = await gateway.createKey({ models: ['g'], budget_usd: 10, tpm: 20 });
+    const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    // Each call here uses 4 prompt + 9 completion tokens; the second one reaches 26 >= 20.
+    for (let i = 0; i < 2; i += 1) await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Count to three' }] });
+    await eventually(async () => ((await (await gateway.call('/v1/usage', key)).json()) as { by_model: { requests: number }[] }).by_model[0]?.requests === 2);
+    const error = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((error as Error).message).toContain('tokens per minute');
+    const usage = (await (await gateway.call('/v1/usage', key)).json()) as { rate_limits: unknown };
+    expect(usage.rate_limits).toEqual({ rpm: null, tpm: 20 });
+  });
 });

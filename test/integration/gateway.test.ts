@@ -135,7 +135,7 @@ describe('GET /v1/usage', () => {
       models: { allowed: ['alpha-h3', 'gamma-flash'], available: ['gamma-flash'] },
       by_model: [{ model: 'gamma-flash', spent_usd: 1.234567891, requests: 1 }],
       period: { end: null },
-      rate_limits: { rpm: 60 },
+      rate_limits: { rpm: 60, tpm: null },
     });
     expect(JSON.stringify(body)).not.toContain(key);
   });

@@ -9,7 +9,7 @@ const USAGE = `gateway: an OpenAI-compatible AI gateway
 Usage:
   gateway start                      all four services in one process (embedded store, in-process bus)
   gateway start --service NAME       one service alone: edge, chat, video or accounting
-  gateway keys create --name NAME --models a,b|* --budget USD [--rpm N]
+  gateway keys create --name NAME --models a,b|* --budget USD [--rpm N] [--tpm N]
   gateway keys list
   gateway keys get ID
   gateway keys revoke ID
@@ -69,15 +69,17 @@ async function keys(args: string[]): Promise<void> {
     case 'create': {
       const { values } = parseArgs({
         args: rest,
-        options: { name: { type: 'string' }, models: { type: 'string' }, budget: { type: 'string' }, rpm: { type: 'string' } },
+        options: { name: { type: 'string' }, models: { type: 'string' }, budget: { type: 'string' }, rpm: { type: 'string' }, tpm: { type: 'string' } },
       });
       if (!values.name || !values.models || values.budget === undefined) fail('keys create needs --name, --models and --budget', 2);
       const budget = Number(values.budget);
       if (!Number.isFinite(budget) || budget < 0) fail('--budget must be a number of USD >= 0', 2);
       const rpm = values.rpm === undefined ? undefined : Number(values.rpm);
       if (rpm !== undefined && !(Number.isInteger(rpm) && rpm >= 1)) fail('--rpm must be a whole number >= 1', 2);
+      const tpm = values.tpm === undefined ? undefined : Number(values.tpm);
+      if (tpm !== undefined && !(Number.isInteger(tpm) && tpm >= 1)) fail('--tpm must be a whole number >= 1', 2);
       const models = values.models.split(',').map((m) => m.trim()).filter(Boolean);
-      out(await adminRequest(adminTarget(), 'POST', '/admin/v1/keys', { name: values.name, models, budget_usd: budget, ...(rpm ? { rpm } : {}) }));
+      out(await adminRequest(adminTarget(), 'POST', '/admin/v1/keys', { name: values.name, models, budget_usd: budget, ...(rpm ? { rpm } : {}), ...(tpm ? { tpm } : {}) }));
       return;
     }
     case 'list': {

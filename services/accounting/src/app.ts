@@ -34,6 +34,7 @@ export function keyMessage(key: KeyRecord): Key {
     created_at: key.created_at.getTime(),
     revoked_at: key.revoked_at ? key.revoked_at.getTime() : 0,
     hint: key.hint,
+    tpm: key.tpm ?? 0,
   };
 }
 
@@ -60,9 +61,9 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
       const key = await keys.authenticate(request.key_hash);
       return { key: keyMessage(key), spent_nano_usd: (await figures(key)).spent };
     }),
-    CreateKey: server.unary('CreateKey', async (request: { name: string; models: string[]; budget_nano_usd: number; rpm: number }) => {
+    CreateKey: server.unary('CreateKey', async (request: { name: string; models: string[]; budget_nano_usd: number; rpm: number; tpm: number }) => {
       const { key, secret } = await keys.create({
-        name: request.name, models: request.models, budgetNanoUsd: request.budget_nano_usd, rpm: request.rpm,
+        name: request.name, models: request.models, budgetNanoUsd: request.budget_nano_usd, rpm: request.rpm, tpm: request.tpm,
       });
       logger.info({ keyId: key._id, name: key.name }, 'key created');
       await keyChanged(key._id, 'created');

@@ -16,10 +16,10 @@ export class AccountingClient {
   }
 
   async createKey(
-    input: { name: string; models: string[]; budgetNanoUsd: number; rpm: number }, context?: CallContext,
+    input: { name: string; models: string[]; budgetNanoUsd: number; rpm: number; tpm?: number }, context?: CallContext,
   ): Promise<{ key: Key__Output; secret: string }> {
     const response = await unary(this.#client, this.#client.CreateKey, {
-      name: input.name, models: input.models, budget_nano_usd: input.budgetNanoUsd, rpm: input.rpm,
+      name: input.name, models: input.models, budget_nano_usd: input.budgetNanoUsd, rpm: input.rpm, tpm: input.tpm ?? 0,
     }, { retries: 0, ...context });
     return { key: required(response.key), secret: response.secret };
   }

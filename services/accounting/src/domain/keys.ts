@@ -11,8 +11,10 @@ export interface KeyRecord extends Doc {
   /** Group ids, or ["*"]. */
   models: string[];
   budget_nano_usd: number;
-  /** 0: no limit. */
+  /** Requests per minute; 0: no limit. */
   rpm: number;
+  /** Tokens per minute; 0 (or absent on older keys): no limit. */
+  tpm?: number;
   created_at: Date;
   revoked_at: Date | null;
   spent_nano_usd: number;
@@ -31,6 +33,7 @@ export interface NewKey {
   models: readonly string[];
   budgetNanoUsd: number;
   rpm: number;
+  tpm?: number;
 }
 
 export const ALL_MODELS = '*';
@@ -67,6 +70,10 @@ export class KeyRepository {
     if (!Number.isInteger(input.rpm) || input.rpm < 0) {
       throw new GatewayError('invalid_request', { param: 'rpm', message: 'rpm must be a whole number >= 1' });
     }
+    const tpm = input.tpm ?? 0;
+    if (!Number.isInteger(tpm) || tpm < 0) {
+      throw new GatewayError('invalid_request', { param: 'tpm', message: 'tpm must be a whole number >= 1' });
+    }
     const secret = newSecret();
     const key: KeyRecord = {
       _id: newKeyId(),
@@ -76,6 +83,7 @@ export class KeyRepository {
       models,
       budget_nano_usd: input.budgetNanoUsd,
       rpm: input.rpm,
+      tpm,
       created_at: now,
       revoked_at: null,
       spent_nano_usd: 0,

@@ -70,6 +70,8 @@ export class Ledger {
     }
     // The held worst case (if this call reserved one and it is still held) becomes the real cost.
     await this.reservations.settle(event.key_id, event.reservation_id, event.cost_nano_usd);
+    const tokens = (event.usage?.prompt_tokens ?? 0) + (event.usage?.completion_tokens ?? 0);
+    await this.reservations.countTokens(event.key_id, tokens, Math.min(event.occurred_at, Date.now()));
     await this.usage.updateOne(
       { _id: `${event.key_id}|${event.group}`, key_id: event.key_id, group: event.group },
       { $inc: { spent_nano_usd: event.cost_nano_usd, requests: 1 } },

@@ -11,6 +11,7 @@ import { MemoryBook, StoreBook, type BudgetBook } from './budget-book.js';
 
 interface RateWindow extends Doc {
   count: number;
+  tokens?: number;
   created_at: Date;
 }
 
@@ -19,7 +20,7 @@ const WINDOW_MS = 60_000;
 const HOLD_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export class Reservations {
-  readonly #localWindows = new Map<string, number>();
+  readonly #localWindows = new Map<string, { count: number; tokens: number }>();
 
   private constructor(
     private readonly windows: Collection<RateWindow> | undefined,
@@ -36,28 +37,45 @@ export class Reservations {
     return new Reservations(windows, new StoreBook(keys));
   }
 
-  /** Counts one request in the key's current minute; 429 with Retry-After past its rpm. */
-  async countRequest(key: Pick<KeyRecord, '_id' | 'rpm'>, now = Date.now()): Promise<void> {
-    if (!key.rpm) return;
+  /** Adds to the key's current minute: one request, or tokens used. */
+  async #add(keyId: string, count: number, tokens: number, now: number): Promise<{ count: number; tokens: number }> {
     const window = Math.floor(now / WINDOW_MS);
-    const id = `${key._id}|${window}`;
-    let count: number;
+    const id = `${keyId}|${window}`;
     if (this.windows) {
-      const doc = await this.windows.findOneAndUpdate({ _id: id }, { $inc: { count: 1 }, $set: { created_at: new Date(now) } }, { upsert: true });
-      count = doc?.count ?? 1;
-    } else {
-      count = (this.#localWindows.get(id) ?? 0) + 1;
-      this.#localWindows.set(id, count);
-      if (this.#localWindows.size > 10_000) {
-        for (const old of this.#localWindows.keys()) if (!old.endsWith(`|${window}`)) this.#localWindows.delete(old);
-      }
+      const doc = await this.windows.findOneAndUpdate({ _id: id }, { $inc: { count, tokens }, $set: { created_at: new Date(now) } }, { upsert: true });
+      return { count: doc?.count ?? count, tokens: doc?.tokens ?? tokens };
     }
-    if (count > key.rpm) {
-      throw new GatewayError('rate_limit_exceeded', {
-        message: `Rate limit reached: ${key.rpm} requests per minute for this API key.`,
-        retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000)),
-      });
+    const current = this.#localWindows.get(id) ?? { count: 0, tokens: 0 };
+    current.count += count;
+    current.tokens += tokens;
+    this.#localWindows.set(id, current);
+    if (this.#localWindows.size > 10_000) {
+      for (const old of this.#localWindows.keys()) if (!old.endsWith(`|${window}`)) this.#localWindows.delete(old);
     }
+    return current;
+  }
+
+  /**
+   * Counts one request in the key's current minute: 429 with Retry-After past its rpm, or once
+   * the tokens its calls used this minute reached its tpm (tokens are known only afterwards, so
+   * the call that crosses the limit completes and the next ones wait).
+   */
+  async countRequest(key: Pick<KeyRecord, '_id' | 'rpm' | 'tpm'>, now = Date.now()): Promise<void> {
+    if (!key.rpm && !key.tpm) return;
+    const window = Math.floor(now / WINDOW_MS);
+    const { count, tokens } = await this.#add(key._id, 1, 0, now);
+    const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
+    if (key.rpm && count > key.rpm) {
+      throw new GatewayError('rate_limit_exceeded', { message: `Rate limit reached: ${key.rpm} requests per minute for this API key.`, retryAfterSeconds });
+    }
+    if (key.tpm && tokens >= key.tpm) {
+      throw new GatewayError('rate_limit_exceeded', { message: `Rate limit reached: ${key.tpm} tokens per minute for this API key.`, retryAfterSeconds });
+    }
+  }
+
+  /** Records the tokens a finished call used in the minute it ended. */
+  async countTokens(keyId: string, tokens: number, at: number): Promise<void> {
+    if (tokens > 0) await this.#add(keyId, 0, tokens, at);
   }
 
   /** Holds `amount` of the key's budget under `id`; 422 budget_exceeded when it does not fit. Asking again for a held id is a no-op. */

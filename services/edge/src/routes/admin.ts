@@ -31,6 +31,7 @@ export function adminKeyView(key: Key__Output, spentNanoUsd?: number) {
     budget_usd: nanosToUsd(key.budget_nano_usd),
     ...(spentNanoUsd === undefined ? {} : { spent_usd: nanosToUsd(spentNanoUsd) }),
     rpm: key.rpm || null,
+    tpm: key.tpm || null,
     created_at: Math.floor(key.created_at / 1000),
     revoked_at: key.revoked_at ? Math.floor(key.revoked_at / 1000) : null,
   };
@@ -41,6 +42,7 @@ const CreateKeyBody = Type.Object({
   models: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 1000 }),
   budget_usd: Type.Number({ minimum: 0, maximum: 1_000_000_000 }),
   rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+  tpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000_000_000 })),
 }, { additionalProperties: false });
 
 const KeyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -64,9 +66,9 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
   });
 
   app.post('/admin/v1/keys', { schema: { body: CreateKeyBody } }, async (request, reply) => {
-    const { name, models, budget_usd, rpm } = request.body;
+    const { name, models, budget_usd, rpm, tpm } = request.body;
     const { key, secret } = await downstream.accounting.createKey(
-      { name, models, budgetNanoUsd: usdToNanos(budget_usd), rpm: rpm ?? 0 }, { requestId: request.id },
+      { name, models, budgetNanoUsd: usdToNanos(budget_usd), rpm: rpm ?? 0, tpm: tpm ?? 0 }, { requestId: request.id },
     );
     return reply.code(201).send({ ...adminKeyView(key, 0), key: secret });
   });

@@ -34,7 +34,7 @@ export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, {
       },
       by_model: usage.groups.map((g) => ({ model: g.group, spent_usd: nanosToUsd(g.spent_nano_usd), requests: g.requests })),
       period: { start: Math.floor(usage.period_start / 1000), end: null },
-      rate_limits: { rpm: key.rpm || null },
+      rate_limits: { rpm: key.rpm || null, tpm: key.tpm || null },
     };
   });
 };

@@ -7,6 +7,7 @@ export interface CreateKeyRequest {
   'models'?: (string)[];
   'budget_nano_usd'?: (number | string | Long);
   'rpm'?: (number);
+  'tpm'?: (number);
 }
 
 export interface CreateKeyRequest__Output {
@@ -14,4 +15,5 @@ export interface CreateKeyRequest__Output {
   'models': (string)[];
   'budget_nano_usd': (number);
   'rpm': (number);
+  'tpm': (number);
 }

@@ -29,6 +29,10 @@ export interface Key {
    * "sk-…" and the last four characters, to tell keys apart.
    */
   'hint'?: (string);
+  /**
+   * Tokens (prompt + completion) per minute; 0 means no limit.
+   */
+  'tpm'?: (number);
 }
 
 export interface Key__Output {
@@ -58,4 +62,8 @@ export interface Key__Output {
    * "sk-…" and the last four characters, to tell keys apart.
    */
   'hint': (string);
+  /**
+   * Tokens (prompt + completion) per minute; 0 means no limit.
+   */
+  'tpm': (number);
 }
