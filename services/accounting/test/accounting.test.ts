@@ -151,6 +151,25 @@ describe('reservations', () => {
     expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 750, reservationId: 'chatcmpl-c' })).toBe(0);
   });
 
+  it('never over-commit a budget when 50 holds race, with balances in the store or in memory', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-race-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const store = new EmbeddedStore(dir);
+    const config = await loadConfig(exampleConfigPath);
+    const { KeyRepository } = await import('../src/domain/keys.js');
+    const { Reservations } = await import('../src/domain/reservations.js');
+    const keys = await KeyRepository.open(store, config);
+    for (const shared of [true, false]) {
+      const reservations = await Reservations.open(store, keys, async () => 0, shared);
+      const { key } = await keys.create({ name: 'race', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
+      const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => reservations.reserve(key, 'g', 30, `chatcmpl-${shared}-${i}`)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(33);
+      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 990 });
+      await reservations.close();
+    }
+    await store.close();
+  });
+
   it('sweep holds older than the configured age back to the key', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gateway-sweep-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
