@@ -130,6 +130,18 @@ describe('spend', () => {
   });
 });
 
+/** Both budget books (in the store, in memory) over one embedded store. */
+async function openBooks() {
+  const dir = await mkdtemp(join(tmpdir(), 'gateway-books-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const store = new EmbeddedStore(dir);
+  const { KeyRepository } = await import('../src/domain/keys.js');
+  const { Reservations } = await import('../src/domain/reservations.js');
+  const keys = await KeyRepository.open(store, await loadConfig(exampleConfigPath));
+  const books = [await Reservations.open(store, keys, async () => 0, true), await Reservations.open(store, keys, async () => 0, false)];
+  return { store, keys, books };
+}
+
 describe('reservations', () => {
   it('release holds left by crashed callers, and a late settlement still records the spend once', async () => {
     const { client, bus } = await start();
@@ -152,15 +164,9 @@ describe('reservations', () => {
   });
 
   it('never over-commit a budget when 50 holds race, with balances in the store or in memory', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gateway-race-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const store = new EmbeddedStore(dir);
-    const config = await loadConfig(exampleConfigPath);
-    const { KeyRepository } = await import('../src/domain/keys.js');
-    const { Reservations } = await import('../src/domain/reservations.js');
-    const keys = await KeyRepository.open(store, config);
-    for (const shared of [true, false]) {
-      const reservations = await Reservations.open(store, keys, async () => 0, shared);
+    const { store, keys, books } = await openBooks();
+    for (const reservations of books) {
+      const shared = books.indexOf(reservations) === 0;
       const { key } = await keys.create({ name: 'race', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
       const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => reservations.reserve(key, 'g', 30, `chatcmpl-${shared}-${i}`)));
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(33);
@@ -171,18 +177,11 @@ describe('reservations', () => {
   });
 
   it('sweep holds older than the configured age back to the key', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gateway-sweep-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const store = new EmbeddedStore(dir);
-    const config = await loadConfig(exampleConfigPath);
-    const { KeyRepository } = await import('../src/domain/keys.js');
-    const { Reservations } = await import('../src/domain/reservations.js');
-    const keys = await KeyRepository.open(store, config);
-    for (const shared of [true, false]) {
-      const reservations = await Reservations.open(store, keys, async () => 0, shared);
+    const { store, keys, books } = await openBooks();
+    for (const reservations of books) {
       const { key } = await keys.create({ name: 's', models: ['*'], budgetNanoUsd: 100, rpm: 0 });
       await reservations.reserve(key, 'g', 60, 'video_old');
-      expect(await reservations.figures(await keys.get(key._id))).toMatchObject(shared ? { reserved: 60 } : { reserved: 60 });
+      expect(await reservations.figures(await keys.get(key._id))).toMatchObject({ reserved: 60 });
       await expect(reservations.reserve(key, 'g', 41, 'video_more')).rejects.toMatchObject({ code: 'budget_exceeded' });
       expect(await reservations.sweep(60_000, Date.now())).toBe(0);
       expect(await reservations.sweep(60_000, Date.now() + 61_000)).toBe(1);
