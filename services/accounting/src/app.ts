@@ -56,6 +56,15 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
       logger.warn({ err: error, keyId: key_id }, 'could not announce a key change; edges fall back to their cache expiry');
     });
 
+  interface ReserveRequest { key_id: string; group: string; amount_nano_usd: number; reservation_id: string }
+  const reserve = async (request: ReserveRequest): Promise<number> => {
+    const key = await keys.get(request.key_id);
+    if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
+    if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
+    await reservations.countRequest(key);
+    return reservations.reserve(key, request.group, request.amount_nano_usd, request.reservation_id);
+  };
+
   const handlers: AccountingServiceHandlers = {
     AuthenticateKey: server.unary('AuthenticateKey', async (request: { key_hash: string }) => {
       const key = await keys.authenticate(request.key_hash);
@@ -97,13 +106,18 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
         period_start: key.created_at.getTime(),
       };
     }),
-    ReserveBudget: server.unary('ReserveBudget', async (request: { key_id: string; group: string; amount_nano_usd: number; reservation_id: string }) => {
-      const key = await keys.get(request.key_id);
-      if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
-      if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
-      await reservations.countRequest(key);
-      const available = await reservations.reserve(key, request.group, request.amount_nano_usd, request.reservation_id);
-      return { available_nano_usd: available };
+    ReserveBudget: server.unary('ReserveBudget', async (request: ReserveRequest) => ({ available_nano_usd: await reserve(request) })),
+    ReserveBudgets: server.unary('ReserveBudgets', async (request: { reservations: ReserveRequest[] }) => {
+      const results = [];
+      for (const item of request.reservations) {
+        try {
+          results.push({ available_nano_usd: await reserve(item), error_code: '', error_message: '', retry_after_seconds: 0 });
+        } catch (error) {
+          if (!(error instanceof GatewayError)) throw error;
+          results.push({ available_nano_usd: 0, error_code: error.code, error_message: error.message, retry_after_seconds: error.retryAfterSeconds ?? 0 });
+        }
+      }
+      return { results };
     }),
     ReleaseReservation: server.unary('ReleaseReservation', async (request: { reservation_id: string }) => {
       await reservations.release(request.reservation_id);

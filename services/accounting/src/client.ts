@@ -1,4 +1,5 @@
-import type { BudgetAuthority } from '@gateway/runtime';
+import { GatewayError, isErrorCode } from '@gateway/errors';
+import type { BudgetAuthority, ReserveInput } from '@gateway/runtime';
 import { createClient, unary, type CallContext } from '@gateway/grpc';
 import { protos, type AccountingServiceClient, type GetUsageResponse__Output, type Key__Output } from '@gateway/protos';
 
@@ -52,6 +53,18 @@ export class AccountingClient {
     return response.available_nano_usd;
   }
 
+  /** Several holds in one round trip; each result is a number (available after) or a GatewayError. */
+  async reserveBudgets(inputs: readonly { keyId: string; group: string; amountNanoUsd: number; reservationId: string }[], context?: CallContext): Promise<(number | GatewayError)[]> {
+    const response = await unary(this.#client, this.#client.ReserveBudgets, {
+      reservations: inputs.map((i) => ({ key_id: i.keyId, group: i.group, amount_nano_usd: i.amountNanoUsd, reservation_id: i.reservationId })),
+    }, { retries: 0, ...context });
+    return response.results.map((r) => {
+      if (!r.error_code) return r.available_nano_usd;
+      const code = isErrorCode(r.error_code) ? r.error_code : 'internal_error';
+      return new GatewayError(code, { message: r.error_message || undefined, retryAfterSeconds: r.retry_after_seconds || undefined });
+    });
+  }
+
   async releaseReservation(reservationId: string, context?: CallContext): Promise<void> {
     await unary(this.#client, this.#client.ReleaseReservation, { reservation_id: reservationId }, context);
   }
@@ -66,12 +79,48 @@ function required<T>(value: T | null | undefined): T {
   return value;
 }
 
-/** The budget authority the chat and video services call, backed by accounting over gRPC. */
+interface PendingHold {
+  input: ReserveInput;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The budget authority the chat and video services call, backed by accounting over gRPC. Holds
+ * asked for while a round trip is under way travel together in the next one (no timer: an idle
+ * caller's hold leaves at once), so a busy service pays one round trip for many calls.
+ */
 export function accountingBudget(client: AccountingClient): BudgetAuthority {
+  let queue: PendingHold[] = [];
+  let inFlight = false;
+  const flush = (): void => {
+    if (inFlight || queue.length === 0) return;
+    const batch = queue;
+    queue = [];
+    inFlight = true;
+    const done = () => {
+      inFlight = false;
+      flush();
+    };
+    const send = batch.length === 1
+      ? client.reserveBudget(batch[0]!.input).then((available) => [available] as (number | GatewayError)[])
+      : client.reserveBudgets(batch.map((p) => p.input));
+    send.then((results) => {
+      batch.forEach((pending, i) => {
+        const result = results[i];
+        if (result instanceof GatewayError) pending.reject(result);
+        else if (result === undefined) pending.reject(new GatewayError('internal_error'));
+        else pending.resolve();
+      });
+    }, (error: unknown) => {
+      for (const pending of batch) pending.reject(error);
+    }).finally(done);
+  };
   return {
-    reserve: async (input, requestId) => {
-      await client.reserveBudget(input, { requestId });
-    },
+    reserve: (input) => new Promise<void>((resolve, reject) => {
+      queue.push({ input, resolve, reject });
+      flush();
+    }),
     release: async (reservationId, requestId) => {
       await client.releaseReservation(reservationId, { requestId });
     },

@@ -18,6 +18,9 @@ import type { ReleaseReservationRequest as _gateway_accounting_v1_ReleaseReserva
 import type { ReleaseReservationResponse as _gateway_accounting_v1_ReleaseReservationResponse, ReleaseReservationResponse__Output as _gateway_accounting_v1_ReleaseReservationResponse__Output } from './gateway/accounting/v1/ReleaseReservationResponse.js';
 import type { ReserveBudgetRequest as _gateway_accounting_v1_ReserveBudgetRequest, ReserveBudgetRequest__Output as _gateway_accounting_v1_ReserveBudgetRequest__Output } from './gateway/accounting/v1/ReserveBudgetRequest.js';
 import type { ReserveBudgetResponse as _gateway_accounting_v1_ReserveBudgetResponse, ReserveBudgetResponse__Output as _gateway_accounting_v1_ReserveBudgetResponse__Output } from './gateway/accounting/v1/ReserveBudgetResponse.js';
+import type { ReserveBudgetResult as _gateway_accounting_v1_ReserveBudgetResult, ReserveBudgetResult__Output as _gateway_accounting_v1_ReserveBudgetResult__Output } from './gateway/accounting/v1/ReserveBudgetResult.js';
+import type { ReserveBudgetsRequest as _gateway_accounting_v1_ReserveBudgetsRequest, ReserveBudgetsRequest__Output as _gateway_accounting_v1_ReserveBudgetsRequest__Output } from './gateway/accounting/v1/ReserveBudgetsRequest.js';
+import type { ReserveBudgetsResponse as _gateway_accounting_v1_ReserveBudgetsResponse, ReserveBudgetsResponse__Output as _gateway_accounting_v1_ReserveBudgetsResponse__Output } from './gateway/accounting/v1/ReserveBudgetsResponse.js';
 import type { RevokeKeyRequest as _gateway_accounting_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_accounting_v1_RevokeKeyRequest__Output } from './gateway/accounting/v1/RevokeKeyRequest.js';
 import type { RevokeKeyResponse as _gateway_accounting_v1_RevokeKeyResponse, RevokeKeyResponse__Output as _gateway_accounting_v1_RevokeKeyResponse__Output } from './gateway/accounting/v1/RevokeKeyResponse.js';
 
@@ -49,6 +52,9 @@ export interface ProtoGrpcType {
         ReleaseReservationResponse: MessageTypeDefinition<_gateway_accounting_v1_ReleaseReservationResponse, _gateway_accounting_v1_ReleaseReservationResponse__Output>
         ReserveBudgetRequest: MessageTypeDefinition<_gateway_accounting_v1_ReserveBudgetRequest, _gateway_accounting_v1_ReserveBudgetRequest__Output>
         ReserveBudgetResponse: MessageTypeDefinition<_gateway_accounting_v1_ReserveBudgetResponse, _gateway_accounting_v1_ReserveBudgetResponse__Output>
+        ReserveBudgetResult: MessageTypeDefinition<_gateway_accounting_v1_ReserveBudgetResult, _gateway_accounting_v1_ReserveBudgetResult__Output>
+        ReserveBudgetsRequest: MessageTypeDefinition<_gateway_accounting_v1_ReserveBudgetsRequest, _gateway_accounting_v1_ReserveBudgetsRequest__Output>
+        ReserveBudgetsResponse: MessageTypeDefinition<_gateway_accounting_v1_ReserveBudgetsResponse, _gateway_accounting_v1_ReserveBudgetsResponse__Output>
         RevokeKeyRequest: MessageTypeDefinition<_gateway_accounting_v1_RevokeKeyRequest, _gateway_accounting_v1_RevokeKeyRequest__Output>
         RevokeKeyResponse: MessageTypeDefinition<_gateway_accounting_v1_RevokeKeyResponse, _gateway_accounting_v1_RevokeKeyResponse__Output>
       }

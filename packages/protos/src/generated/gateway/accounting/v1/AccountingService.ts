@@ -16,6 +16,8 @@ import type { ReleaseReservationRequest as _gateway_accounting_v1_ReleaseReserva
 import type { ReleaseReservationResponse as _gateway_accounting_v1_ReleaseReservationResponse, ReleaseReservationResponse__Output as _gateway_accounting_v1_ReleaseReservationResponse__Output } from '../../../gateway/accounting/v1/ReleaseReservationResponse.js';
 import type { ReserveBudgetRequest as _gateway_accounting_v1_ReserveBudgetRequest, ReserveBudgetRequest__Output as _gateway_accounting_v1_ReserveBudgetRequest__Output } from '../../../gateway/accounting/v1/ReserveBudgetRequest.js';
 import type { ReserveBudgetResponse as _gateway_accounting_v1_ReserveBudgetResponse, ReserveBudgetResponse__Output as _gateway_accounting_v1_ReserveBudgetResponse__Output } from '../../../gateway/accounting/v1/ReserveBudgetResponse.js';
+import type { ReserveBudgetsRequest as _gateway_accounting_v1_ReserveBudgetsRequest, ReserveBudgetsRequest__Output as _gateway_accounting_v1_ReserveBudgetsRequest__Output } from '../../../gateway/accounting/v1/ReserveBudgetsRequest.js';
+import type { ReserveBudgetsResponse as _gateway_accounting_v1_ReserveBudgetsResponse, ReserveBudgetsResponse__Output as _gateway_accounting_v1_ReserveBudgetsResponse__Output } from '../../../gateway/accounting/v1/ReserveBudgetsResponse.js';
 import type { RevokeKeyRequest as _gateway_accounting_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _gateway_accounting_v1_RevokeKeyRequest__Output } from '../../../gateway/accounting/v1/RevokeKeyRequest.js';
 import type { RevokeKeyResponse as _gateway_accounting_v1_RevokeKeyResponse, RevokeKeyResponse__Output as _gateway_accounting_v1_RevokeKeyResponse__Output } from '../../../gateway/accounting/v1/RevokeKeyResponse.js';
 
@@ -121,6 +123,23 @@ export interface AccountingServiceClient extends grpc.Client {
   reserveBudget(argument: _gateway_accounting_v1_ReserveBudgetRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * Several ReserveBudget calls in one round trip (a busy caller's pending holds travel together),
+   * each with its own outcome.
+   */
+  ReserveBudgets(argument: _gateway_accounting_v1_ReserveBudgetsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  ReserveBudgets(argument: _gateway_accounting_v1_ReserveBudgetsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  ReserveBudgets(argument: _gateway_accounting_v1_ReserveBudgetsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  ReserveBudgets(argument: _gateway_accounting_v1_ReserveBudgetsRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Several ReserveBudget calls in one round trip (a busy caller's pending holds travel together),
+   * each with its own outcome.
+   */
+  reserveBudgets(argument: _gateway_accounting_v1_ReserveBudgetsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  reserveBudgets(argument: _gateway_accounting_v1_ReserveBudgetsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  reserveBudgets(argument: _gateway_accounting_v1_ReserveBudgetsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  reserveBudgets(argument: _gateway_accounting_v1_ReserveBudgetsRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ReserveBudgetsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Revoking is permanent and idempotent.
    */
   RevokeKey(argument: _gateway_accounting_v1_RevokeKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_RevokeKeyResponse__Output>): grpc.ClientUnaryCall;
@@ -173,6 +192,12 @@ export interface AccountingServiceHandlers extends grpc.UntypedServiceImplementa
   ReserveBudget: grpc.handleUnaryCall<_gateway_accounting_v1_ReserveBudgetRequest__Output, _gateway_accounting_v1_ReserveBudgetResponse>;
   
   /**
+   * Several ReserveBudget calls in one round trip (a busy caller's pending holds travel together),
+   * each with its own outcome.
+   */
+  ReserveBudgets: grpc.handleUnaryCall<_gateway_accounting_v1_ReserveBudgetsRequest__Output, _gateway_accounting_v1_ReserveBudgetsResponse>;
+  
+  /**
    * Revoking is permanent and idempotent.
    */
   RevokeKey: grpc.handleUnaryCall<_gateway_accounting_v1_RevokeKeyRequest__Output, _gateway_accounting_v1_RevokeKeyResponse>;
@@ -187,5 +212,6 @@ export interface AccountingServiceDefinition extends grpc.ServiceDefinition {
   ListKeys: MethodDefinition<_gateway_accounting_v1_ListKeysRequest, _gateway_accounting_v1_ListKeysResponse, _gateway_accounting_v1_ListKeysRequest__Output, _gateway_accounting_v1_ListKeysResponse__Output>
   ReleaseReservation: MethodDefinition<_gateway_accounting_v1_ReleaseReservationRequest, _gateway_accounting_v1_ReleaseReservationResponse, _gateway_accounting_v1_ReleaseReservationRequest__Output, _gateway_accounting_v1_ReleaseReservationResponse__Output>
   ReserveBudget: MethodDefinition<_gateway_accounting_v1_ReserveBudgetRequest, _gateway_accounting_v1_ReserveBudgetResponse, _gateway_accounting_v1_ReserveBudgetRequest__Output, _gateway_accounting_v1_ReserveBudgetResponse__Output>
+  ReserveBudgets: MethodDefinition<_gateway_accounting_v1_ReserveBudgetsRequest, _gateway_accounting_v1_ReserveBudgetsResponse, _gateway_accounting_v1_ReserveBudgetsRequest__Output, _gateway_accounting_v1_ReserveBudgetsResponse__Output>
   RevokeKey: MethodDefinition<_gateway_accounting_v1_RevokeKeyRequest, _gateway_accounting_v1_RevokeKeyResponse, _gateway_accounting_v1_RevokeKeyRequest__Output, _gateway_accounting_v1_RevokeKeyResponse__Output>
 }
