@@ -23,7 +23,7 @@ let natsChild;
 process.on('exit', () => {
   stopAll([...children]);
   natsChild?.kill('SIGTERM');
-  rmSync(tmp, { recursive: true, force: true });
+  rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
 const json = (line) => { try { return JSON.parse(line); } catch { return undefined; } };
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);

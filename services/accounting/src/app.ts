@@ -46,7 +46,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   // Balances live in the store when several accounting replicas share it (MongoDB), in this
   // process otherwise (docs/architecture.md, "Budget authority").
   let ledger: Ledger | undefined;
-  const reservations = await Reservations.open(store, keys, async (keyId) => (ledger ? ledger.total(keyId) : 0), store.kind === 'mongodb');
+  const reservations = await Reservations.open(store, keys, async (keyId) => (ledger ? ledger.rebuild(keyId) : 0), store.kind === 'mongodb');
   ledger = await Ledger.open(store, reservations);
   const figures = (key: KeyRecord) => reservations.figures(key);
   const server = new GrpcServer({ logger, checks: { store: () => store.ping(), bus: () => bus.ping() } });

@@ -88,4 +88,29 @@ export class Ledger {
     const entries = await this.entries.find({ key_id: keyId });
     return entries.reduce((sum, e) => sum + e.cost_nano_usd, 0);
   }
+
+  /**
+   * The key's spend from its ledger entries, with its per-group totals rewritten from them too:
+   * a crash between the ledger write and the counters' update leaves no drift after a restart.
+   */
+  async rebuild(keyId: string): Promise<number> {
+    const entries = await this.entries.find({ key_id: keyId });
+    const groups = new Map<string, { spent: number; requests: number }>();
+    let total = 0;
+    for (const entry of entries) {
+      total += entry.cost_nano_usd;
+      const group = groups.get(entry.group) ?? { spent: 0, requests: 0 };
+      group.spent += entry.cost_nano_usd;
+      group.requests += 1;
+      groups.set(entry.group, group);
+    }
+    for (const [group, figures] of groups) {
+      await this.usage.updateOne(
+        { _id: `${keyId}|${group}`, key_id: keyId, group },
+        { $set: { spent_nano_usd: figures.spent, requests: figures.requests } },
+        { upsert: true },
+      );
+    }
+    return total;
+  }
 }
