@@ -84,11 +84,6 @@ export class Ledger {
     return this.usage.find({ key_id: keyId }, { sort: { group: 1 } });
   }
 
-  async total(keyId: string): Promise<number> {
-    const entries = await this.entries.find({ key_id: keyId });
-    return entries.reduce((sum, e) => sum + e.cost_nano_usd, 0);
-  }
-
   /**
    * The key's spend from its ledger entries, with its per-group totals rewritten from them too:
    * a crash between the ledger write and the counters' update leaves no drift after a restart.
