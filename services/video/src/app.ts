@@ -23,14 +23,11 @@ export interface VideoApp {
   stop(): Promise<void>;
 }
 
-// Stored statuses are normalized, but records written by older versions may hold the
-// provider's words: `succeeded` reads as completed and `running` as in_progress.
+// Records read back normalized (TaskRepository), so only the gateway's statuses reach here.
 const STATUS: Readonly<Record<string, VideoJob['status']>> = {
   queued: 'VIDEO_STATUS_QUEUED',
   in_progress: 'VIDEO_STATUS_IN_PROGRESS',
-  running: 'VIDEO_STATUS_IN_PROGRESS',
   completed: 'VIDEO_STATUS_COMPLETED',
-  succeeded: 'VIDEO_STATUS_COMPLETED',
   failed: 'VIDEO_STATUS_FAILED',
   cancelled: 'VIDEO_STATUS_CANCELLED',
 };

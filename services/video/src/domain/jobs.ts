@@ -15,7 +15,7 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 /** A signed address is fetched again after this age or this many downloads (limits: 24 h, 100). */
 const URL_MAX_AGE_MS = 23 * 3600_000;
 const URL_MAX_DOWNLOADS = 90;
-const TERMINAL = new Set(['completed', 'succeeded', 'failed', 'cancelled']);
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export function newJobId(): string {
   return `video_${randomUUID().replaceAll('-', '')}`;
@@ -138,7 +138,7 @@ export class VideoJobs {
   async resolveContent(keyId: string, id: string, refresh: boolean): Promise<{ url: string }> {
     const task = await this.deps.tasks.findOwned(id, keyId);
     if (!task) throw new GatewayError('video_not_found');
-    if (task.status !== 'completed' && (task.status as string) !== 'succeeded') {
+    if (task.status !== 'completed') {
       throw new GatewayError('video_not_ready', task.status === 'failed' || task.status === 'cancelled'
         ? { message: `The video job ${task.status === 'failed' ? 'failed' : 'was cancelled'}; there is no clip.` }
         : {});

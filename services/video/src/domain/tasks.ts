@@ -37,6 +37,14 @@ export interface TaskRecord extends Doc {
 
 export const TASKS_COLLECTION = 'video_tasks';
 
+/** Records written by older versions may hold the provider's words; they read back normalized. */
+const LEGACY_STATUS: Readonly<Record<string, JobStatus>> = { succeeded: 'completed', running: 'in_progress' };
+
+function normalized(task: TaskRecord | null): TaskRecord | null {
+  const status = task ? LEGACY_STATUS[task.status] : undefined;
+  return task && status ? { ...task, status } : task;
+}
+
 export class TaskRepository {
   private constructor(private readonly tasks: Collection<TaskRecord>, private readonly retentionSeconds: number) {}
 
@@ -60,29 +68,30 @@ export class TaskRepository {
 
   /** The caller's own, unexpired job; another key's job is as absent as an unknown one. */
   async findOwned(id: string, keyId: string, now = new Date()): Promise<TaskRecord | null> {
-    return this.tasks.findOne({ _id: id, key_id: keyId, ...this.#alive(now) });
+    return normalized(await this.tasks.findOne({ _id: id, key_id: keyId, ...this.#alive(now) }));
   }
 
   /** Unfinished jobs due for a poll, oldest due first. */
   async due(limit: number, now = new Date()): Promise<TaskRecord[]> {
-    return this.tasks.find({ status: { $in: ['queued', 'in_progress'] }, next_poll_at: { $lte: now }, ...this.#alive(now) }, { sort: { next_poll_at: 1 }, limit });
+    const due = await this.tasks.find({ status: { $in: ['queued', 'in_progress', 'running'] }, next_poll_at: { $lte: now }, ...this.#alive(now) }, { sort: { next_poll_at: 1 }, limit });
+    return due.map((task) => normalized(task) as TaskRecord);
   }
 
   /** Takes the right to poll a job for `ms`; false when another replica holds it. */
   async lease(id: string, ms: number, now = new Date()): Promise<TaskRecord | null> {
-    return this.tasks.findOneAndUpdate(
+    return normalized(await this.tasks.findOneAndUpdate(
       { _id: id, $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
       { $set: { lease_until: new Date(now.getTime() + ms) } },
-    );
+    ));
   }
 
   async update(id: string, fields: Partial<TaskRecord>): Promise<TaskRecord | null> {
-    return this.tasks.findOneAndUpdate({ _id: id }, { $set: fields });
+    return normalized(await this.tasks.findOneAndUpdate({ _id: id }, { $set: fields }));
   }
 
   /** Moves billing from pending to `to` exactly once; null when it had already moved. */
   async settleBilling(id: string, to: Exclude<BillingState, 'pending'>, cost: number | null): Promise<TaskRecord | null> {
-    return this.tasks.findOneAndUpdate({ _id: id, billing: 'pending' }, { $set: { billing: to, cost_nano_usd: cost } });
+    return normalized(await this.tasks.findOneAndUpdate({ _id: id, billing: 'pending' }, { $set: { billing: to, cost_nano_usd: cost } }));
   }
 
   async countDownload(id: string): Promise<void> {
