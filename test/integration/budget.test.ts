@@ -65,7 +65,7 @@ describe('budgets', () => {
       expect((r as PromiseRejectedResult).reason).toBeInstanceOf(OpenAI.UnprocessableEntityError);
       expect(((r as PromiseRejectedResult).reason as InstanceType<typeof OpenAI.APIError>).code).toBe('budget_exceeded');
     }
-    await eventually(async () => (await usage(key)).budget.reserved_usd === 0);
+    await eventually(async () => (await usage(key)).budget.reserved_usd === 0, 10_000);
     const after = (await usage(key)).budget;
     expect(after.spent_usd).toBeLessThanOrEqual(0.5);
     expect(after.spent_usd).toBeGreaterThan(0);
@@ -79,7 +79,7 @@ describe('budgets', () => {
     const during = (await usage(key)).budget;
     expect(during.reserved_usd).toBeGreaterThan(0);
     for await (const _chunk of stream) { /* drain */ }
-    await eventually(async () => (await usage(key)).budget.reserved_usd === 0);
+    await eventually(async () => (await usage(key)).budget.reserved_usd === 0, 10_000);
     const after = (await usage(key)).budget;
     expect(after.spent_usd).toBeGreaterThan(0);
     expect(after.spent_usd).toBeLessThan(during.reserved_usd);
@@ -90,6 +90,8 @@ describe('budgets', () => {
     chatSim.fail({ status: 400 });
     const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     await expect(client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    // The chat service's lease on the key goes back once it expires (a couple of seconds).
+    await eventually(async () => (await usage(key)).budget.reserved_usd === 0, 10_000);
     expect((await usage(key)).budget).toMatchObject({ spent_usd: 0, reserved_usd: 0, remaining_usd: 1 });
   });
 
@@ -102,7 +104,7 @@ describe('budgets', () => {
     // 30 s at 480p 16:9 by the formula: 854 × 480 × 721 / 1024 tokens × 10.70 USD per million.
     expect(held).toBeCloseTo(Math.ceil((854 * 480 * 721) / 1024) * 10.7e-6, 6);
     await eventually(async () => ((await (await gateway.call(`/v1/videos/${job.id}`, key)).json()) as { status: string }).status === 'failed', 10_000);
-    await eventually(async () => (await usage(key)).budget.reserved_usd === 0);
+    await eventually(async () => (await usage(key)).budget.reserved_usd === 0, 10_000);
     expect((await usage(key)).budget).toMatchObject({ spent_usd: 0, remaining_usd: 10 });
   });
 

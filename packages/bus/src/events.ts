@@ -25,6 +25,9 @@ export interface SpendEvent {
   usage?: Readonly<Record<string, number>>;
   /** The reservation this spend settles, when one was held. */
   reservation_id?: string;
+  /** The lease the call was drawn from, and the part it drew (which this spend settles). */
+  lease_id?: string;
+  lease_nano_usd?: number;
 }
 
 /** A key was created, revoked or changed: edges drop whatever they cached for it. */

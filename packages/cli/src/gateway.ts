@@ -1,4 +1,4 @@
-import { AccountingClient, accountingBudget, startAccounting } from '@gateway/accounting';
+import { AccountingClient, accountingBudget, BudgetLeases, startAccounting } from '@gateway/accounting';
 import type { Bus } from '@gateway/bus';
 import { startChat } from '@gateway/chat';
 import type { Env, GatewayConfig } from '@gateway/config';
@@ -48,7 +48,8 @@ export async function startGateway({ config, logger, env }: GatewayOptions): Pro
     const budgetClient = new AccountingClient(accounting.address);
     started.push({ name: 'accounting', address: accounting.address, port: accounting.port, close: async () => budgetClient.close() });
     const budget = accountingBudget(budgetClient);
-    const chat = await startChat({ ...shared, budget, logger: logger.child({ service: 'chat' }), listen: '127.0.0.1:0' });
+    // Chat draws its calls from budget leases: most calls need no accounting round trip.
+    const chat = await startChat({ ...shared, budget: new BudgetLeases(budgetClient, budget), logger: logger.child({ service: 'chat' }), listen: '127.0.0.1:0' });
     started.push(chat);
     const video = await startVideo({ ...shared, budget, store: borrowed(store), logger: logger.child({ service: 'video' }), listen: '127.0.0.1:0' });
     started.push(video);

@@ -41,7 +41,7 @@ describe('generated proto types', () => {
   it('load every service of the contracts, with buf-style names', () => {
     const all = protos();
     expect(Object.keys(all.gateway.accounting.v1.AccountingService.service)).toEqual(
-      ['AuthenticateKey', 'CreateKey', 'ListKeys', 'GetKey', 'RevokeKey', 'GetUsage', 'ReserveBudget', 'ReleaseReservation', 'ReserveBudgets'],
+      ['AuthenticateKey', 'CreateKey', 'ListKeys', 'GetKey', 'RevokeKey', 'GetUsage', 'ReserveBudget', 'ReleaseReservation', 'ReserveBudgets', 'LeaseBudget'],
     );
     expect(Object.keys(all.gateway.chat.v1.ChatService.service)).toEqual(['ListModels', 'CreateChatCompletion', 'StreamChatCompletion']);
     expect(Object.keys(all.gateway.video.v1.VideoService.service)).toEqual(['ListModels', 'CreateVideo', 'GetVideo', 'ResolveVideoContent']);

@@ -22,3 +22,34 @@ export const unlimitedBudget: BudgetAuthority = {
   reserve: async () => {},
   release: async () => {},
 };
+
+/**
+ * Where a call's worst case is held, as its spend event names it: a reservation of its own, or
+ * the part it drew from a lease its service holds.
+ */
+export type BudgetClaim =
+  | { readonly reservation_id: string }
+  | { readonly lease_id: string; readonly lease_nano_usd: number };
+
+/** Budget per call for a busy service: claims are drawn from a local lease where they can be. */
+export interface CallBudget {
+  /** Throws like BudgetAuthority.reserve. */
+  claim(input: ReserveInput, requestId?: string): Promise<BudgetClaim>;
+  /** The call failed and costs nothing: its claim goes back. */
+  unclaim(claim: BudgetClaim, requestId?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A reservation per call: every claim is a round trip to the authority. */
+export function perCallBudget(authority: BudgetAuthority): CallBudget {
+  return {
+    claim: async (input, requestId) => {
+      await authority.reserve(input, requestId);
+      return { reservation_id: input.reservationId };
+    },
+    unclaim: async (claim, requestId) => {
+      if ('reservation_id' in claim) await authority.release(claim.reservation_id, requestId);
+    },
+    close: async () => {},
+  };
+}

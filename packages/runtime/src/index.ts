@@ -197,4 +197,4 @@ export async function runAlone(
   });
 }
 
-export { unlimitedBudget, type BudgetAuthority, type ReserveInput } from './budget.js';
+export { perCallBudget, unlimitedBudget, type BudgetAuthority, type BudgetClaim, type CallBudget, type ReserveInput } from './budget.js';

@@ -119,9 +119,19 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
       }
       return { results };
     }),
-    ReleaseReservation: server.unary('ReleaseReservation', async (request: { reservation_id: string }) => {
-      await reservations.release(request.reservation_id);
+    ReleaseReservation: server.unary('ReleaseReservation', async (request: { reservation_id: string; amount_nano_usd: number }) => {
+      await reservations.release(request.reservation_id, request.amount_nano_usd > 0 ? request.amount_nano_usd : undefined);
       return {};
+    }),
+    LeaseBudget: server.unary('LeaseBudget', async (request: {
+      key_id: string; group: string; lease_id: string; min_nano_usd: number; want_nano_usd: number; return_lease_id: string; return_nano_usd: number;
+    }) => {
+      const key = await keys.get(request.key_id);
+      if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
+      if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
+      const previous = request.return_lease_id ? { leaseId: request.return_lease_id, unused: request.return_nano_usd } : undefined;
+      const { granted, perCall } = await reservations.lease(key, request.group, request.lease_id, request.min_nano_usd, request.want_nano_usd, previous);
+      return { granted_nano_usd: granted, per_call: perCall };
     }),
   };
   server.addService('gateway.accounting.v1.AccountingService', protos().gateway.accounting.v1.AccountingService.service, handlers);

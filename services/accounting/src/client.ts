@@ -65,8 +65,21 @@ export class AccountingClient {
     });
   }
 
-  async releaseReservation(reservationId: string, context?: CallContext): Promise<void> {
-    await unary(this.#client, this.#client.ReleaseReservation, { reservation_id: reservationId }, context);
+  /** Gives a reservation back: all of it, or `amountNanoUsd` of it (a lease's undrawn part). */
+  async releaseReservation(reservationId: string, context?: CallContext, amountNanoUsd = 0): Promise<void> {
+    await unary(this.#client, this.#client.ReleaseReservation, { reservation_id: reservationId, amount_nano_usd: amountNanoUsd }, context);
+  }
+
+  /** Holds a lease; not retried (a lost answer leaves a hold the sweeper returns). */
+  async leaseBudget(
+    input: { keyId: string; group: string; leaseId: string; minNanoUsd: number; wantNanoUsd: number; previous?: { leaseId: string; unusedNanoUsd: number } },
+    context?: CallContext,
+  ): Promise<{ grantedNanoUsd: number; perCall: boolean }> {
+    const response = await unary(this.#client, this.#client.LeaseBudget, {
+      key_id: input.keyId, group: input.group, lease_id: input.leaseId, min_nano_usd: input.minNanoUsd, want_nano_usd: input.wantNanoUsd,
+      return_lease_id: input.previous?.leaseId ?? '', return_nano_usd: input.previous?.unusedNanoUsd ?? 0,
+    }, { retries: 0, ...context });
+    return { grantedNanoUsd: response.granted_nano_usd, perCall: response.per_call };
   }
 
   close(): void {

@@ -6,7 +6,7 @@ import { exampleConfigPath, loadConfig } from '@gateway/config';
 import { silentLogger } from '@gateway/logging';
 import { EmbeddedStore } from '@gateway/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AccountingClient, hashSecret, startAccounting } from '../src/index.js';
+import { AccountingClient, accountingBudget, BudgetLeases, hashSecret, startAccounting } from '../src/index.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -190,5 +190,86 @@ describe('reservations', () => {
       expect([after.reserved_nano_usd, after.available_nano_usd]).toEqual([0, 100]);
     }
     await store.close();
+  });
+});
+
+describe('budget leases', () => {
+  it('hold a slice of the budget, settle the parts spend events name and take back the undrawn rest, in either book', async () => {
+    const { store, keys, books } = await openBooks();
+    for (const reservations of books) {
+      const tag = books.indexOf(reservations) === 0 ? 'store' : 'memory';
+      const { key } = await keys.create({ name: 'lease', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
+      // At most half of what is left, at least what the asking call needs.
+      expect(await reservations.lease(key, 'g', `lease_${tag}_1`, 30, 900, undefined)).toEqual({ granted: 500, perCall: false });
+      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 500 });
+      // Two calls drew 30 each; one spent 12, the other 30 (its whole part): the lease shrinks by both parts.
+      await reservations.settlePart(key._id, `lease_${tag}_1`, 30, 12);
+      await reservations.settlePart(key._id, `lease_${tag}_1`, 30, 30);
+      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 440 });
+      // The next lease gives back the first one's undrawn 400 in the same step; 40 stay held for a call still running.
+      expect(await reservations.lease(key, 'g', `lease_${tag}_2`, 30, 100, { leaseId: `lease_${tag}_1`, unused: 400 })).toEqual({ granted: 100, perCall: false });
+      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
+      // That running call fails: its part goes back, and the first lease is gone.
+      await reservations.release(`lease_${tag}_1`, 40);
+      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 100 });
+      // A spend naming a lease that is gone is still spend.
+      await reservations.settlePart(key._id, `lease_${tag}_1`, 10, 5);
+      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 47, reserved: 100 });
+      // Little left: the grant shrinks to half of it, then to what the call needs, then nothing fits.
+      await reservations.release(`lease_${tag}_2`, 100);
+      await reservations.settlePart(key._id, 'lease_none', 0, 900);
+      expect(await reservations.lease(key, 'g', `lease_${tag}_3`, 10, 1000, undefined)).toEqual({ granted: 26, perCall: false });
+      expect(await reservations.lease(key, 'g', `lease_${tag}_4`, 20, 1000, undefined)).toEqual({ granted: 20, perCall: false });
+      await expect(reservations.lease(key, 'g', `lease_${tag}_5`, 8, 1000, undefined)).rejects.toMatchObject({ code: 'budget_exceeded' });
+      // Leases a crashed caller left go back after 15 minutes, sooner than single holds.
+      expect(await reservations.sweep(6 * 3600_000, Date.now() + 16 * 60_000)).toBe(2);
+      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 947, reserved: 0 });
+      await reservations.close();
+    }
+    await store.close();
+  });
+
+  it('are not given to keys with rate limits: each of their calls is counted', async () => {
+    const { store, keys, books } = await openBooks();
+    const { key } = await keys.create({ name: 'rpm', models: ['*'], budgetNanoUsd: 1000, rpm: 5 });
+    expect(await books[1]!.lease(key, 'g', 'lease_rpm', 10, 100, undefined)).toEqual({ granted: 0, perCall: true });
+    for (const book of books) await book.close();
+    await store.close();
+  });
+
+  it('let a chat service draw most calls locally, never committing more than the budget, and give everything back', async () => {
+    const { client, bus } = await start();
+    const { key } = await client.createKey({ name: 'l', models: ['*'], budgetNanoUsd: 10_000, rpm: 0 });
+    let roundTrips = 0;
+    const counted = new Proxy(client, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (name === 'leaseBudget' || name === 'reserveBudget') roundTrips += 1;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const leases = new BudgetLeases(counted, accountingBudget(counted), { ttlMs: 200 });
+    cleanups.push(() => leases.close());
+    const claim = (i: number) => leases.claim({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 100, reservationId: `chatcmpl-${i}` });
+    const claims = await Promise.allSettled(Array.from({ length: 150 }, (_, i) => claim(i)));
+    const granted = claims.flatMap((c) => (c.status === 'fulfilled' ? [c.value] : []));
+    // 100 calls of 100 fit in 10,000; the rest are refused, and few calls paid a round trip.
+    expect(granted).toHaveLength(100);
+    for (const c of claims) if (c.status === 'rejected') expect(c.reason).toMatchObject({ code: 'budget_exceeded' });
+    expect(roundTrips).toBeLessThan(30);
+    expect((await client.getUsage(key.id)).reserved_nano_usd).toBe(10_000);
+    // Half the calls spend 40, the others fail.
+    for (const [i, c] of granted.entries()) {
+      if (i % 2 === 0) {
+        const event: SpendEvent = { id: `chatcmpl-spend-${i}`, kind: 'chat', key_id: key.id, group: 'gamma-flash', cost_nano_usd: 40, occurred_at: Date.now(), ...c };
+        await bus.publish(spendSubject('chat'), event.id, event);
+      } else await leases.unclaim(c);
+    }
+    await until(async () => {
+      const usage = await client.getUsage(key.id);
+      return usage.spent_nano_usd === 2000 && usage.reserved_nano_usd === 0;
+    });
+    const usage = await client.getUsage(key.id);
+    expect([usage.spent_nano_usd, usage.reserved_nano_usd]).toEqual([2000, 0]);
   });
 });

@@ -2,7 +2,7 @@ import { servedGroups, type ChatGroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type ChatServiceHandlers } from '@gateway/protos';
-import { modelGroupMessage, unlimitedBudget, type BudgetAuthority, type ServiceDeps } from '@gateway/runtime';
+import { modelGroupMessage, perCallBudget, unlimitedBudget, type CallBudget, type ServiceDeps } from '@gateway/runtime';
 import { ChatCompletions, type CompletionInput } from './domain/completions.js';
 import { busMeter } from './domain/metering.js';
 import { Router } from './domain/router.js';
@@ -11,7 +11,7 @@ import { UpstreamClient } from './upstream/client.js';
 
 export interface ChatDeps extends ServiceDeps {
   /** Holds each call's worst case before it goes upstream; without one every call fits. */
-  budget?: BudgetAuthority;
+  budget?: CallBudget;
 }
 
 export interface ChatApp {
@@ -42,7 +42,8 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   const groupsById = new Map(chatGroups.map((g) => [g.id, g]));
   const router = new Router(config.router, groupsById, env);
   const upstream = new UpstreamClient(env);
-  const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger, deps.budget ?? unlimitedBudget);
+  const budget = deps.budget ?? perCallBudget(unlimitedBudget);
+  const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger, budget);
 
   const server = new GrpcServer({ logger, checks: { bus: () => bus.ping() } });
   // Credentials are read once at start: a served group stays served for the process's life.
@@ -61,5 +62,11 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     }),
   };
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, handlers);
-  return { server, completions, router, stop: () => upstream.close() };
+  return {
+    server, completions, router,
+    stop: async () => {
+      await budget.close();
+      await upstream.close();
+    },
+  };
 }

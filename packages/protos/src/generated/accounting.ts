@@ -12,6 +12,8 @@ import type { GetUsageRequest as _gateway_accounting_v1_GetUsageRequest, GetUsag
 import type { GetUsageResponse as _gateway_accounting_v1_GetUsageResponse, GetUsageResponse__Output as _gateway_accounting_v1_GetUsageResponse__Output } from './gateway/accounting/v1/GetUsageResponse.js';
 import type { GroupUsage as _gateway_accounting_v1_GroupUsage, GroupUsage__Output as _gateway_accounting_v1_GroupUsage__Output } from './gateway/accounting/v1/GroupUsage.js';
 import type { Key as _gateway_accounting_v1_Key, Key__Output as _gateway_accounting_v1_Key__Output } from './gateway/accounting/v1/Key.js';
+import type { LeaseBudgetRequest as _gateway_accounting_v1_LeaseBudgetRequest, LeaseBudgetRequest__Output as _gateway_accounting_v1_LeaseBudgetRequest__Output } from './gateway/accounting/v1/LeaseBudgetRequest.js';
+import type { LeaseBudgetResponse as _gateway_accounting_v1_LeaseBudgetResponse, LeaseBudgetResponse__Output as _gateway_accounting_v1_LeaseBudgetResponse__Output } from './gateway/accounting/v1/LeaseBudgetResponse.js';
 import type { ListKeysRequest as _gateway_accounting_v1_ListKeysRequest, ListKeysRequest__Output as _gateway_accounting_v1_ListKeysRequest__Output } from './gateway/accounting/v1/ListKeysRequest.js';
 import type { ListKeysResponse as _gateway_accounting_v1_ListKeysResponse, ListKeysResponse__Output as _gateway_accounting_v1_ListKeysResponse__Output } from './gateway/accounting/v1/ListKeysResponse.js';
 import type { ReleaseReservationRequest as _gateway_accounting_v1_ReleaseReservationRequest, ReleaseReservationRequest__Output as _gateway_accounting_v1_ReleaseReservationRequest__Output } from './gateway/accounting/v1/ReleaseReservationRequest.js';
@@ -46,6 +48,8 @@ export interface ProtoGrpcType {
         GetUsageResponse: MessageTypeDefinition<_gateway_accounting_v1_GetUsageResponse, _gateway_accounting_v1_GetUsageResponse__Output>
         GroupUsage: MessageTypeDefinition<_gateway_accounting_v1_GroupUsage, _gateway_accounting_v1_GroupUsage__Output>
         Key: MessageTypeDefinition<_gateway_accounting_v1_Key, _gateway_accounting_v1_Key__Output>
+        LeaseBudgetRequest: MessageTypeDefinition<_gateway_accounting_v1_LeaseBudgetRequest, _gateway_accounting_v1_LeaseBudgetRequest__Output>
+        LeaseBudgetResponse: MessageTypeDefinition<_gateway_accounting_v1_LeaseBudgetResponse, _gateway_accounting_v1_LeaseBudgetResponse__Output>
         ListKeysRequest: MessageTypeDefinition<_gateway_accounting_v1_ListKeysRequest, _gateway_accounting_v1_ListKeysRequest__Output>
         ListKeysResponse: MessageTypeDefinition<_gateway_accounting_v1_ListKeysResponse, _gateway_accounting_v1_ListKeysResponse__Output>
         ReleaseReservationRequest: MessageTypeDefinition<_gateway_accounting_v1_ReleaseReservationRequest, _gateway_accounting_v1_ReleaseReservationRequest__Output>

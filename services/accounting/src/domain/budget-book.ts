@@ -24,8 +24,17 @@ export interface BudgetBook {
   settle(keyId: string, holdId: string | undefined, cost: number): Promise<void>;
   /** Settles only if the hold is still there (a redelivered event whose first delivery crashed midway). */
   settleIfHeld(keyId: string, holdId: string, cost: number): Promise<void>;
-  release(holdId: string): Promise<void>;
-  sweep(maxAgeMs: number, now: number): Promise<number>;
+  /**
+   * Records spend drawn from a hold that stays open (a lease): `part` leaves the hold, `cost`
+   * is spent. A hold with no more than `part` left ends; with no hold the cost is simply spent.
+   */
+  settlePart(keyId: string, holdId: string, part: number, cost: number): Promise<void>;
+  /** Gives a hold back: `part` of it, or all of it when `part` is undefined or covers it. */
+  release(holdId: string, part?: number): Promise<void>;
+  /** What the key has left to hold now. */
+  available(key: KeyRecord): Promise<number>;
+  /** Releases holds older than their maximum age; returns how many. */
+  sweep(maxAgeOf: (holdId: string) => number, now: number): Promise<number>;
   /** Spent and reserved as the book sees them now. */
   figures(key: KeyRecord): Promise<{ spent: number; reserved: number }>;
   close(): Promise<void>;
@@ -56,17 +65,37 @@ export class StoreBook implements BudgetBook {
     if (hold) await this.keys.settle(keyId, holdId, hold.amount, cost);
   }
 
-  async release(holdId: string): Promise<void> {
-    const key = await this.keys.findByHold(holdId);
-    const hold = key?.holds?.[holdId];
-    if (key && hold) await this.keys.release(key._id, holdId, hold.amount);
+  async settlePart(keyId: string, holdId: string, part: number, cost: number): Promise<void> {
+    // Two tries: a concurrent update may end or shrink the hold between the read and the write.
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      if (await this.keys.shrink(keyId, holdId, part, cost)) return;
+      const hold = (await this.keys.get(keyId)).holds?.[holdId];
+      if (!hold) break;
+      if (hold.amount <= part && (await this.keys.settle(keyId, holdId, hold.amount, cost))) return;
+    }
+    await this.keys.spend(keyId, cost);
   }
 
-  async sweep(maxAgeMs: number, now: number): Promise<number> {
+  async release(holdId: string, part?: number): Promise<void> {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const key = await this.keys.findByHold(holdId);
+      const hold = key?.holds?.[holdId];
+      if (!key || !hold) return;
+      if (part !== undefined && part < hold.amount) {
+        if (await this.keys.shrink(key._id, holdId, part, 0)) return;
+      } else if (await this.keys.release(key._id, holdId, hold.amount)) return;
+    }
+  }
+
+  async available(key: KeyRecord): Promise<number> {
+    return (await this.keys.get(key._id)).available_nano_usd;
+  }
+
+  async sweep(maxAgeOf: (holdId: string) => number, now: number): Promise<number> {
     let released = 0;
     for (const key of await this.keys.withHolds()) {
       for (const [id, hold] of Object.entries(key.holds ?? {})) {
-        if (now - hold.at > maxAgeMs && (await this.keys.release(key._id, id, hold.amount))) released += 1;
+        if (now - hold.at > maxAgeOf(id) && (await this.keys.release(key._id, id, hold.amount))) released += 1;
       }
     }
     return released;
@@ -155,17 +184,44 @@ export class MemoryBook implements BudgetBook {
     if (balance.holds.has(holdId)) await this.settle(keyId, holdId, cost);
   }
 
-  async release(holdId: string): Promise<void> {
-    const keyId = this.#holdOwner.get(holdId);
-    const balance = keyId ? this.#balances.get(keyId) : undefined;
-    if (balance && this.#end(balance, holdId) > 0) balance.dirty = true;
+  /** Takes up to `part` off a hold, ending it when nothing is left. */
+  #shrink(balance: Balance, holdId: string, part: number): void {
+    const hold = balance.holds.get(holdId);
+    if (!hold) return;
+    if (hold.amount <= part) {
+      this.#end(balance, holdId);
+      return;
+    }
+    hold.amount -= part;
+    balance.reserved -= part;
   }
 
-  async sweep(maxAgeMs: number, now: number): Promise<number> {
+  async settlePart(keyId: string, holdId: string, part: number, cost: number): Promise<void> {
+    const balance = await this.#balance(keyId);
+    this.#shrink(balance, holdId, part);
+    balance.spent += cost;
+    balance.dirty = true;
+  }
+
+  async release(holdId: string, part?: number): Promise<void> {
+    const keyId = this.#holdOwner.get(holdId);
+    const balance = keyId ? this.#balances.get(keyId) : undefined;
+    if (!balance) return;
+    if (part === undefined) this.#end(balance, holdId);
+    else this.#shrink(balance, holdId, part);
+    balance.dirty = true;
+  }
+
+  async available(key: KeyRecord): Promise<number> {
+    const balance = await this.#balance(key._id);
+    return balance.budget - balance.spent - balance.reserved;
+  }
+
+  async sweep(maxAgeOf: (holdId: string) => number, now: number): Promise<number> {
     let released = 0;
     for (const balance of this.#balances.values()) {
       for (const [id, hold] of balance.holds) {
-        if (now - hold.at > maxAgeMs) {
+        if (now - hold.at > maxAgeOf(id)) {
           this.#end(balance, id);
           balance.dirty = true;
           released += 1;

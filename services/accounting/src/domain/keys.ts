@@ -149,6 +149,18 @@ export class KeyRepository {
     await this.keys.updateOne({ _id: id }, { $inc: { spent_nano_usd: cost, available_nano_usd: -cost } });
   }
 
+  /**
+   * Takes `part` off a hold that stays open (a lease: one of its calls ended), recording `cost`
+   * as spend in the same atomic update. False, having done nothing, when the hold is not there
+   * or holds no more than `part` (then the caller ends it whole).
+   */
+  async shrink(id: string, holdId: string, part: number, cost: number): Promise<boolean> {
+    return this.keys.updateOne(
+      { _id: id, [`holds.${holdId}.amount`]: { $gt: part } },
+      { $inc: { spent_nano_usd: cost, reserved_nano_usd: -part, available_nano_usd: part - cost, [`holds.${holdId}.amount`]: -part } },
+    );
+  }
+
   /** Ends a hold without spend; false when it was not held. */
   async release(id: string, holdId: string, amount: number): Promise<boolean> {
     return this.keys.updateOne(

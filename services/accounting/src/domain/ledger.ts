@@ -64,12 +64,15 @@ export class Ledger {
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       // Seen before. If that delivery stopped after the ledger write but before the key's
-      // hold was settled (a crash), the hold is still there: settle it now, exactly once.
-      if (event.reservation_id) await this.reservations.settleIfHeld(event.key_id, event.reservation_id, event.cost_nano_usd);
+      // hold was settled (a crash), the hold is still there: settle it now, exactly once. (A
+      // lease's part cannot be told apart this way; the lease's sweep gives it back.)
+      if (event.reservation_id && !event.lease_id) await this.reservations.settleIfHeld(event.key_id, event.reservation_id, event.cost_nano_usd);
       return false;
     }
-    // The held worst case (if this call reserved one and it is still held) becomes the real cost.
-    await this.reservations.settle(event.key_id, event.reservation_id, event.cost_nano_usd);
+    // The held worst case (if this call reserved one and it is still held) becomes the real cost;
+    // a call drawn from a lease takes the part it drew off the lease.
+    if (event.lease_id) await this.reservations.settlePart(event.key_id, event.lease_id, event.lease_nano_usd ?? 0, event.cost_nano_usd);
+    else await this.reservations.settle(event.key_id, event.reservation_id, event.cost_nano_usd);
     const tokens = (event.usage?.prompt_tokens ?? 0) + (event.usage?.completion_tokens ?? 0);
     await this.reservations.countTokens(event.key_id, tokens, Math.min(event.occurred_at, Date.now()));
     await this.usage.updateOne(

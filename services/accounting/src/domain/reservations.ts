@@ -18,6 +18,13 @@ interface RateWindow extends Doc {
 export const RATE_COLLECTION = 'accounting_rate_windows';
 const WINDOW_MS = 60_000;
 const HOLD_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** Lease ids start with this, so the sweeper can tell them from single calls' holds. */
+export const LEASE_PREFIX = 'lease_';
+/**
+ * A lease left by a caller that crashed goes back after this long: longer than any call drawn
+ * from it runs (a later spend event for it is still recorded, as plain spend).
+ */
+export const LEASE_MAX_AGE_MS = 15 * 60_000;
 
 export class Reservations {
   readonly #localWindows = new Map<string, { count: number; tokens: number }>();
@@ -89,6 +96,35 @@ export class Reservations {
     });
   }
 
+  /**
+   * Holds a lease: up to `want`, at least `min` (less available is budget_exceeded), and no more
+   * than half of what the key has left, so other callers keep some while it runs low. The
+   * caller's previous lease gives back its undrawn part first. Keys with rate limits get
+   * `perCall`: each of their calls must be counted here.
+   */
+  async lease(
+    key: KeyRecord, group: string, leaseId: string, min: number, want: number, previous?: { leaseId: string; unused: number },
+  ): Promise<{ granted: number; perCall: boolean }> {
+    if (key.rpm || key.tpm) return { granted: 0, perCall: true };
+    if (!HOLD_ID.test(leaseId) || !leaseId.startsWith(LEASE_PREFIX)) {
+      throw new GatewayError('invalid_request', { param: 'lease_id', message: `lease ids are ${LEASE_PREFIX} then letters, digits, - and _` });
+    }
+    for (const amount of [min, want]) {
+      if (!Number.isSafeInteger(amount) || amount < 0) throw new GatewayError('invalid_request', { param: 'amount_nano_usd', message: 'amounts must be whole numbers >= 0' });
+    }
+    if (previous) await this.release(previous.leaseId, previous.unused);
+    // Another caller may take what was seen between the read and the conditional hold: look again.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const available = await this.book.available(key);
+      if (available < min) break;
+      const granted = Math.min(Math.max(want, min), Math.max(min, Math.floor(available / 2)));
+      if ((await this.book.hold(key, leaseId, granted, group)) !== undefined) return { granted, perCall: false };
+    }
+    throw new GatewayError('budget_exceeded', {
+      message: `This API key has no budget left for this request (it needs up to ${(min / 1e9).toFixed(6)} USD).`,
+    });
+  }
+
   async prepare(keyId: string): Promise<void> {
     await this.book.prepare(keyId);
   }
@@ -103,9 +139,14 @@ export class Reservations {
     await this.book.settleIfHeld(keyId, holdId, cost);
   }
 
-  /** Gives a hold back (its call failed); nothing happens when it is not held. */
-  async release(holdId: string): Promise<void> {
-    if (HOLD_ID.test(holdId)) await this.book.release(holdId);
+  /** Records spend drawn from a lease, taking the part its call drew off the lease. */
+  async settlePart(keyId: string, leaseId: string, part: number, cost: number): Promise<void> {
+    await this.book.settlePart(keyId, leaseId, part, cost);
+  }
+
+  /** Gives a hold back (its call failed), or `part` of it; nothing happens when it is not held. */
+  async release(holdId: string, part?: number): Promise<void> {
+    if (HOLD_ID.test(holdId)) await this.book.release(holdId, part);
   }
 
   async figures(key: KeyRecord): Promise<{ spent: number; reserved: number }> {
@@ -114,7 +155,8 @@ export class Reservations {
 
   /** Releases holds older than `maxAgeMs` (their caller crashed); returns how many. */
   async sweep(maxAgeMs: number, now = Date.now()): Promise<number> {
-    return this.book.sweep(maxAgeMs, now);
+    const leaseMaxAge = Math.min(maxAgeMs, LEASE_MAX_AGE_MS);
+    return this.book.sweep((id) => (id.startsWith(LEASE_PREFIX) ? leaseMaxAge : maxAgeMs), now);
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatGroupConfig, RouterConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
-import type { BudgetAuthority } from '@gateway/runtime';
+import type { BudgetClaim, CallBudget } from '@gateway/runtime';
 import { buildUpstreamBody, type ChatProvider } from '../providers/index.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { UpstreamFailure } from '../upstream/failure.js';
@@ -41,17 +41,17 @@ export class ChatCompletions {
     private readonly meter: Meter,
     private readonly routing: RouterConfig,
     private readonly logger: Logger,
-    private readonly budget: BudgetAuthority,
+    private readonly budget: CallBudget,
   ) {}
 
   /** Holds the call's worst case: the prompt estimated high, plus every completion token it may produce. */
-  async #reserve(input: CompletionInput, group: ChatGroupConfig, request: ChatRequest, completionId: string): Promise<void> {
+  #reserve(input: CompletionInput, group: ChatGroupConfig, request: ChatRequest, completionId: string): Promise<BudgetClaim> {
     const amount = worstCaseCost(group, request);
-    await this.budget.reserve({ keyId: input.keyId, group: group.id, amountNanoUsd: amount, reservationId: completionId }, input.requestId);
+    return this.budget.claim({ keyId: input.keyId, group: group.id, amountNanoUsd: amount, reservationId: completionId }, input.requestId);
   }
 
-  async #release(input: CompletionInput, completionId: string): Promise<void> {
-    await this.budget.release(completionId, input.requestId).catch((error: unknown) => {
+  async #release(input: CompletionInput, claim: BudgetClaim): Promise<void> {
+    await this.budget.unclaim(claim, input.requestId).catch((error: unknown) => {
       // The sweeper gives it back later; the call's own failure is what the caller must hear.
       this.logger.warn({ err: error, requestId: input.requestId }, 'could not release a reservation');
     });
@@ -106,8 +106,8 @@ export class ChatCompletions {
     throw last ? last.toGatewayError() : new GatewayError('no_healthy_upstream');
   }
 
-  async #meter(input: CompletionInput, completionId: string, servedBy: ChatGroupConfig, usage: ChatUsage): Promise<void> {
-    await this.meter.record({ completionId, keyId: input.keyId, group: input.groupId, servedBy, usage, reservationId: completionId });
+  async #meter(input: CompletionInput, completionId: string, servedBy: ChatGroupConfig, usage: ChatUsage, claim: BudgetClaim): Promise<void> {
+    await this.meter.record({ completionId, keyId: input.keyId, group: input.groupId, servedBy, usage, claim });
   }
 
   /** A plain call: the response body, OpenAI-shaped, as JSON bytes. */
@@ -115,12 +115,12 @@ export class ChatCompletions {
     const { group, request } = this.#prepare(input);
     if (request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Streamed calls use the streaming RPC.' });
     const completionId = newCompletionId();
-    await this.#reserve(input, group, request, completionId);
+    const claim = await this.#reserve(input, group, request, completionId);
     let routed: { attempt: Attempt; result: JsonObject };
     try {
       routed = await this.#route(group, input, (a) => this.upstream.complete(this.#call(a, request, input.signal)));
     } catch (error) {
-      await this.#release(input, completionId);
+      await this.#release(input, claim);
       throw error;
     }
     const { attempt, result: response } = routed;
@@ -131,10 +131,10 @@ export class ChatCompletions {
     const usage = readUsage(response.usage);
     if (isObject(response.usage)) normalizeUsage(response.usage);
     // An answer without usage cannot be metered exactly; it is billed as nothing and logged.
-    if (usage) await this.#meter(input, completionId, attempt.group, usage);
+    if (usage) await this.#meter(input, completionId, attempt.group, usage, claim);
     else {
       this.logger.error({ requestId: input.requestId, group: group.id }, 'upstream response without usage; not metered');
-      await this.#release(input, completionId);
+      await this.#release(input, claim);
     }
     return Buffer.from(JSON.stringify(response));
   }
@@ -148,17 +148,18 @@ export class ChatCompletions {
     const { group, request } = this.#prepare(input);
     if (!request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Plain calls use the unary RPC.' });
     const completionId = newCompletionId();
-    await this.#reserve(input, group, request, completionId);
+    const claim = await this.#reserve(input, group, request, completionId);
     try {
-      await this.#streamReserved(input, group, request, completionId, write);
+      await this.#streamReserved(input, group, request, completionId, claim, write);
     } catch (error) {
-      await this.#release(input, completionId);
+      await this.#release(input, claim);
       throw error;
     }
   }
 
   async #streamReserved(
-    input: CompletionInput, group: ChatGroupConfig, request: ChatRequest, completionId: string, write: (chunks: Buffer[]) => Promise<void>,
+    input: CompletionInput, group: ChatGroupConfig, request: ChatRequest, completionId: string, claim: BudgetClaim,
+    write: (chunks: Buffer[]) => Promise<void>,
   ): Promise<void> {
     const { attempt, result: opened } = await this.#route(group, input, async (a) => {
       const upstream = await this.upstream.stream(this.#call(a, request, input.signal));
@@ -202,10 +203,10 @@ export class ChatCompletions {
       }
       throw error;
     }
-    if (usage) await this.#meter(input, completionId, attempt.group, usage);
+    if (usage) await this.#meter(input, completionId, attempt.group, usage, claim);
     else {
       this.logger.error({ requestId: input.requestId, group: group.id }, 'upstream stream without usage; not metered');
-      await this.#release(input, completionId);
+      await this.#release(input, claim);
     }
   }
 }

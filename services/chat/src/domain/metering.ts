@@ -1,5 +1,6 @@
 import { spendSubject, type Bus, type SpendEvent } from '@gateway/bus';
 import type { ChatGroupConfig } from '@gateway/config';
+import type { BudgetClaim } from '@gateway/runtime';
 import type { JsonObject } from './request.js';
 
 export interface ChatUsage {
@@ -34,12 +35,12 @@ export function normalizeUsage(usage: JsonObject): void {
 
 export interface Meter {
   /** Publishes the spend of one completed call; its completion id makes it count once. */
-  record(input: { completionId: string; keyId: string; group: string; servedBy: ChatGroupConfig; usage: ChatUsage; reservationId?: string }): Promise<void>;
+  record(input: { completionId: string; keyId: string; group: string; servedBy: ChatGroupConfig; usage: ChatUsage; claim?: BudgetClaim }): Promise<void>;
 }
 
 export function busMeter(bus: Bus): Meter {
   return {
-    record: async ({ completionId, keyId, group, servedBy, usage, reservationId }) => {
+    record: async ({ completionId, keyId, group, servedBy, usage, claim }) => {
       const event: SpendEvent = {
         id: completionId,
         kind: 'chat',
@@ -48,7 +49,7 @@ export function busMeter(bus: Bus): Meter {
         cost_nano_usd: chatCost(usage, servedBy),
         occurred_at: Date.now(),
         usage: { ...usage },
-        ...(reservationId ? { reservation_id: reservationId } : {}),
+        ...claim,
       };
       await bus.publish(spendSubject('chat'), event.id, event);
     },

@@ -10,6 +10,8 @@ import type { GetKeyRequest as _gateway_accounting_v1_GetKeyRequest, GetKeyReque
 import type { GetKeyResponse as _gateway_accounting_v1_GetKeyResponse, GetKeyResponse__Output as _gateway_accounting_v1_GetKeyResponse__Output } from '../../../gateway/accounting/v1/GetKeyResponse.js';
 import type { GetUsageRequest as _gateway_accounting_v1_GetUsageRequest, GetUsageRequest__Output as _gateway_accounting_v1_GetUsageRequest__Output } from '../../../gateway/accounting/v1/GetUsageRequest.js';
 import type { GetUsageResponse as _gateway_accounting_v1_GetUsageResponse, GetUsageResponse__Output as _gateway_accounting_v1_GetUsageResponse__Output } from '../../../gateway/accounting/v1/GetUsageResponse.js';
+import type { LeaseBudgetRequest as _gateway_accounting_v1_LeaseBudgetRequest, LeaseBudgetRequest__Output as _gateway_accounting_v1_LeaseBudgetRequest__Output } from '../../../gateway/accounting/v1/LeaseBudgetRequest.js';
+import type { LeaseBudgetResponse as _gateway_accounting_v1_LeaseBudgetResponse, LeaseBudgetResponse__Output as _gateway_accounting_v1_LeaseBudgetResponse__Output } from '../../../gateway/accounting/v1/LeaseBudgetResponse.js';
 import type { ListKeysRequest as _gateway_accounting_v1_ListKeysRequest, ListKeysRequest__Output as _gateway_accounting_v1_ListKeysRequest__Output } from '../../../gateway/accounting/v1/ListKeysRequest.js';
 import type { ListKeysResponse as _gateway_accounting_v1_ListKeysResponse, ListKeysResponse__Output as _gateway_accounting_v1_ListKeysResponse__Output } from '../../../gateway/accounting/v1/ListKeysResponse.js';
 import type { ReleaseReservationRequest as _gateway_accounting_v1_ReleaseReservationRequest, ReleaseReservationRequest__Output as _gateway_accounting_v1_ReleaseReservationRequest__Output } from '../../../gateway/accounting/v1/ReleaseReservationRequest.js';
@@ -78,6 +80,27 @@ export interface AccountingServiceClient extends grpc.Client {
   getUsage(argument: _gateway_accounting_v1_GetUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
   getUsage(argument: _gateway_accounting_v1_GetUsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
   getUsage(argument: _gateway_accounting_v1_GetUsageRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetUsageResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Holds a slice of the key's budget (a lease) that one caller draws its calls from without a
+   * round trip each. A spend event naming the lease and the part its call drew settles that part;
+   * ReleaseReservation with an amount gives back what was not drawn. Keys with rate limits get
+   * per_call (nothing held): each of their calls must be counted here.
+   */
+  LeaseBudget(argument: _gateway_accounting_v1_LeaseBudgetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_LeaseBudgetResponse__Output>): grpc.ClientUnaryCall;
+  LeaseBudget(argument: _gateway_accounting_v1_LeaseBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_LeaseBudgetResponse__Output>): grpc.ClientUnaryCall;
+  LeaseBudget(argument: _gateway_accounting_v1_LeaseBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_LeaseBudgetResponse__Output>): grpc.ClientUnaryCall;
+  LeaseBudget(argument: _gateway_accounting_v1_LeaseBudgetRequest, callback: grpc.requestCallback<_gateway_accounting_v1_LeaseBudgetResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Holds a slice of the key's budget (a lease) that one caller draws its calls from without a
+   * round trip each. A spend event naming the lease and the part its call drew settles that part;
+   * ReleaseReservation with an amount gives back what was not drawn. Keys with rate limits get
+   * per_call (nothing held): each of their calls must be counted here.
+   */
+  leaseBudget(argument: _gateway_accounting_v1_LeaseBudgetRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_LeaseBudgetResponse__Output>): grpc.ClientUnaryCall;
+  leaseBudget(argument: _gateway_accounting_v1_LeaseBudgetRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_LeaseBudgetResponse__Output>): grpc.ClientUnaryCall;
+  leaseBudget(argument: _gateway_accounting_v1_LeaseBudgetRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_LeaseBudgetResponse__Output>): grpc.ClientUnaryCall;
+  leaseBudget(argument: _gateway_accounting_v1_LeaseBudgetRequest, callback: grpc.requestCallback<_gateway_accounting_v1_LeaseBudgetResponse__Output>): grpc.ClientUnaryCall;
   
   ListKeys(argument: _gateway_accounting_v1_ListKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
   ListKeys(argument: _gateway_accounting_v1_ListKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_ListKeysResponse__Output>): grpc.ClientUnaryCall;
@@ -177,6 +200,14 @@ export interface AccountingServiceHandlers extends grpc.UntypedServiceImplementa
    */
   GetUsage: grpc.handleUnaryCall<_gateway_accounting_v1_GetUsageRequest__Output, _gateway_accounting_v1_GetUsageResponse>;
   
+  /**
+   * Holds a slice of the key's budget (a lease) that one caller draws its calls from without a
+   * round trip each. A spend event naming the lease and the part its call drew settles that part;
+   * ReleaseReservation with an amount gives back what was not drawn. Keys with rate limits get
+   * per_call (nothing held): each of their calls must be counted here.
+   */
+  LeaseBudget: grpc.handleUnaryCall<_gateway_accounting_v1_LeaseBudgetRequest__Output, _gateway_accounting_v1_LeaseBudgetResponse>;
+  
   ListKeys: grpc.handleUnaryCall<_gateway_accounting_v1_ListKeysRequest__Output, _gateway_accounting_v1_ListKeysResponse>;
   
   /**
@@ -209,6 +240,7 @@ export interface AccountingServiceDefinition extends grpc.ServiceDefinition {
   CreateKey: MethodDefinition<_gateway_accounting_v1_CreateKeyRequest, _gateway_accounting_v1_CreateKeyResponse, _gateway_accounting_v1_CreateKeyRequest__Output, _gateway_accounting_v1_CreateKeyResponse__Output>
   GetKey: MethodDefinition<_gateway_accounting_v1_GetKeyRequest, _gateway_accounting_v1_GetKeyResponse, _gateway_accounting_v1_GetKeyRequest__Output, _gateway_accounting_v1_GetKeyResponse__Output>
   GetUsage: MethodDefinition<_gateway_accounting_v1_GetUsageRequest, _gateway_accounting_v1_GetUsageResponse, _gateway_accounting_v1_GetUsageRequest__Output, _gateway_accounting_v1_GetUsageResponse__Output>
+  LeaseBudget: MethodDefinition<_gateway_accounting_v1_LeaseBudgetRequest, _gateway_accounting_v1_LeaseBudgetResponse, _gateway_accounting_v1_LeaseBudgetRequest__Output, _gateway_accounting_v1_LeaseBudgetResponse__Output>
   ListKeys: MethodDefinition<_gateway_accounting_v1_ListKeysRequest, _gateway_accounting_v1_ListKeysResponse, _gateway_accounting_v1_ListKeysRequest__Output, _gateway_accounting_v1_ListKeysResponse__Output>
   ReleaseReservation: MethodDefinition<_gateway_accounting_v1_ReleaseReservationRequest, _gateway_accounting_v1_ReleaseReservationResponse, _gateway_accounting_v1_ReleaseReservationRequest__Output, _gateway_accounting_v1_ReleaseReservationResponse__Output>
   ReserveBudget: MethodDefinition<_gateway_accounting_v1_ReserveBudgetRequest, _gateway_accounting_v1_ReserveBudgetResponse, _gateway_accounting_v1_ReserveBudgetRequest__Output, _gateway_accounting_v1_ReserveBudgetResponse__Output>

@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import type { BudgetAuthority, BudgetClaim, CallBudget, ReserveInput } from '@gateway/runtime';
+import type { AccountingClient } from './client.js';
+
+// Budget leases: a busy chat service holds a slice of a key's budget in accounting and draws
+// its calls' worst cases from it locally, so most calls make no accounting round trip. Every
+// drawn part is held in accounting until the call's spend event settles it (or its failure
+// gives it back), so the key never commits more than its budget. Undrawn parts go back when a
+// lease is renewed or expires; a lease is short-lived, so money another replica needs is not
+// kept from it for long. Keys with rate limits are held per call: each call must be counted.
+
+interface Lease {
+  id: string;
+  remaining: number;
+  /** Calls drawn from it, to size the next one. */
+  calls: number;
+  expiresAt: number;
+}
+
+interface Slot {
+  lease?: Lease;
+  renewing?: Promise<void>;
+  /** Calls drawn from the previous lease. */
+  lastCalls: number;
+}
+
+export interface BudgetLeaseOptions {
+  /** How long a lease is drawn from before its undrawn part goes back. */
+  ttlMs?: number;
+  /** Bounds on how many worst cases one lease asks for (scaled to how busy the key was). */
+  minCalls?: number;
+  maxCalls?: number;
+  now?: () => number;
+}
+
+/** Remembered keys with rate limits (their limits never change; the map is bounded). */
+const PER_CALL_KEYS_MAX = 10_000;
+
+export class BudgetLeases implements CallBudget {
+  readonly #slots = new Map<string, Slot>();
+  readonly #perCallKeys = new Set<string>();
+  /** Where each live lease sits, so a failed call's part returns to it while it is current. */
+  readonly #live = new Map<string, Lease>();
+  readonly #prefix = `lease_${randomBytes(6).toString('hex')}_`;
+  #sequence = 0;
+  readonly #timer: NodeJS.Timeout;
+  readonly #ttlMs: number;
+  readonly #minCalls: number;
+  readonly #maxCalls: number;
+  readonly #now: () => number;
+
+  constructor(
+    private readonly client: AccountingClient,
+    /** Per-call holds, for keys with rate limits. */
+    private readonly perCall: BudgetAuthority,
+    options: BudgetLeaseOptions = {},
+  ) {
+    this.#ttlMs = options.ttlMs ?? 2000;
+    this.#minCalls = options.minCalls ?? 16;
+    this.#maxCalls = options.maxCalls ?? 1024;
+    this.#now = options.now ?? Date.now;
+    this.#timer = setInterval(() => this.#returnExpired(), Math.max(50, this.#ttlMs / 4));
+    this.#timer.unref();
+  }
+
+  async claim(input: ReserveInput, requestId?: string): Promise<BudgetClaim> {
+    if (!this.#perCallKeys.has(input.keyId)) {
+      const slotKey = `${input.keyId}|${input.group}`;
+      let slot = this.#slots.get(slotKey);
+      if (!slot) {
+        slot = { lastCalls: 0 };
+        this.#slots.set(slotKey, slot);
+      }
+      // A renewal another call started may leave too little for this one: then it renews itself.
+      for (let round = 0; round < 3; round += 1) {
+        const drawn = this.#draw(slot, input.amountNanoUsd);
+        if (drawn) return drawn;
+        if (!slot.renewing) {
+          slot.renewing = this.#renew(slot, input, requestId).finally(() => { slot.renewing = undefined; });
+        }
+        await slot.renewing;
+        if (this.#perCallKeys.has(input.keyId)) break;
+      }
+      if (!this.#perCallKeys.has(input.keyId)) {
+        const drawn = this.#draw(slot, input.amountNanoUsd);
+        if (drawn) return drawn;
+      }
+    }
+    await this.perCall.reserve(input, requestId);
+    return { reservation_id: input.reservationId };
+  }
+
+  #draw(slot: Slot, amount: number): BudgetClaim | undefined {
+    const lease = slot.lease;
+    if (!lease || lease.expiresAt <= this.#now() || lease.remaining < amount) return undefined;
+    lease.remaining -= amount;
+    lease.calls += 1;
+    return { lease_id: lease.id, lease_nano_usd: amount };
+  }
+
+  async #renew(slot: Slot, input: ReserveInput, requestId: string | undefined): Promise<void> {
+    const previous = slot.lease;
+    slot.lease = undefined;
+    if (previous) {
+      this.#live.delete(previous.id);
+      slot.lastCalls = previous.calls;
+    }
+    const calls = Math.min(this.#maxCalls, Math.max(this.#minCalls, 2 * slot.lastCalls));
+    const leaseId = `${this.#prefix}${(this.#sequence += 1).toString(36)}`;
+    const { grantedNanoUsd, perCall } = await this.client.leaseBudget({
+      keyId: input.keyId,
+      group: input.group,
+      leaseId,
+      minNanoUsd: input.amountNanoUsd,
+      wantNanoUsd: input.amountNanoUsd * calls,
+      ...(previous ? { previous: { leaseId: previous.id, unusedNanoUsd: previous.remaining } } : {}),
+    }, { requestId });
+    if (perCall) {
+      if (this.#perCallKeys.size >= PER_CALL_KEYS_MAX) this.#perCallKeys.clear();
+      this.#perCallKeys.add(input.keyId);
+      return;
+    }
+    const lease: Lease = { id: leaseId, remaining: grantedNanoUsd, calls: 0, expiresAt: this.#now() + this.#ttlMs };
+    slot.lease = lease;
+    this.#live.set(leaseId, lease);
+  }
+
+  async unclaim(claim: BudgetClaim, requestId?: string): Promise<void> {
+    if ('reservation_id' in claim) {
+      await this.perCall.release(claim.reservation_id, requestId);
+      return;
+    }
+    const lease = this.#live.get(claim.lease_id);
+    if (lease) lease.remaining += claim.lease_nano_usd;
+    else await this.client.releaseReservation(claim.lease_id, { requestId }, claim.lease_nano_usd);
+  }
+
+  /** Gives back the undrawn part of every expired lease (calls still running keep their parts). */
+  #returnExpired(): void {
+    const now = this.#now();
+    for (const [slotKey, slot] of this.#slots) {
+      const lease = slot.lease;
+      if (slot.renewing || (lease && lease.expiresAt > now)) continue;
+      this.#slots.delete(slotKey);
+      if (lease) this.#giveBack(lease);
+    }
+  }
+
+  #giveBack(lease: Lease): void {
+    this.#live.delete(lease.id);
+    if (lease.remaining > 0) {
+      // A lost give-back is returned by accounting's lease sweep.
+      this.client.releaseReservation(lease.id, undefined, lease.remaining).catch(() => undefined);
+    }
+  }
+
+  /** Gives back every lease's undrawn part (shutdown). */
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    const returns: Promise<void>[] = [];
+    for (const slot of this.#slots.values()) {
+      const lease = slot.lease;
+      if (!lease) continue;
+      this.#live.delete(lease.id);
+      if (lease.remaining > 0) returns.push(this.client.releaseReservation(lease.id, undefined, lease.remaining).catch(() => undefined));
+    }
+    this.#slots.clear();
+    await Promise.all(returns);
+  }
+}
