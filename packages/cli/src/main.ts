@@ -9,6 +9,8 @@ const USAGE = `gateway: an OpenAI-compatible AI gateway
 Usage:
   gateway start                      all four services in one process (embedded store, in-process bus)
   gateway start --service NAME       one service alone: edge, chat, video or accounting
+  gateway start --separate [--replicas chat=2,edge=2] [--auto-ports]
+                                     every service as its own process (needs NATS_URL)
   gateway keys create --name NAME --models a,b|* --budget USD [--rpm N] [--tpm N]
   gateway keys list
   gateway keys get ID
@@ -31,8 +33,14 @@ function fail(message: string, exitCode = 1): never {
 const SERVICES: readonly ServiceName[] = ['edge', 'chat', 'video', 'accounting'];
 
 async function start(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { service: { type: 'string' } } });
+  const { values } = parseArgs({
+    args, options: { service: { type: 'string' }, separate: { type: 'boolean' }, replicas: { type: 'string' }, 'auto-ports': { type: 'boolean' } },
+  });
   const env = process.env;
+  if (values.separate) {
+    await startSeparate(values.replicas, values['auto-ports'] ?? false);
+    return;
+  }
   if (values.service !== undefined) {
     const name = values.service as ServiceName;
     if (!SERVICES.includes(name)) fail(`unknown service "${values.service}" (one of ${SERVICES.join(', ')})`, 2);
@@ -55,6 +63,20 @@ async function start(args: string[]): Promise<void> {
   const gateway = await startGateway({ config, logger, env });
   logger.info({ listening: gateway.url, store: gateway.store.kind, groups: config.groups.length }, 'gateway ready');
   closeOnSignal(logger, () => gateway.close());
+}
+
+async function startSeparate(replicasText: string | undefined, autoPorts: boolean): Promise<void> {
+  const logger = createLogger({ name: 'supervisor' });
+  const { parseReplicas, startProcesses } = await import('./processes.js');
+  let running: Awaited<ReturnType<typeof startProcesses>>;
+  try {
+    running = await startProcesses({ env: process.env, logger, replicas: parseReplicas(replicasText), autoPorts });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const pids = Object.fromEntries([...running.children].map(([name, child]) => [name, child.pid]));
+  logger.info({ listening: running.edges[0], edges: running.edges, pids }, 'gateway ready');
+  closeOnSignal(logger, () => running.close());
 }
 
 function adminTarget(): AdminTarget {

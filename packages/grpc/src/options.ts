@@ -14,6 +14,13 @@ export const channelOptions: ChannelOptions = {
   'grpc.initial_reconnect_backoff_ms': 200,
   'grpc.min_reconnect_backoff_ms': 100,
   'grpc.max_reconnect_backoff_ms': 2000,
+  // Per-call bookkeeping nobody reads here (channelz), and grpc-js's own retry layer (our
+  // unary() retries UNAVAILABLE itself): both cost CPU on every call.
+  'grpc.enable_channelz': 0,
+  'grpc.enable_retries': 0,
+  // A target naming several replicas (ipv4:a,b or dns:/// over a headless Service) spreads
+  // calls over all of them rather than pinning to the first.
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
 };
 
 /** Metadata key carrying the edge's request id through every hop. */

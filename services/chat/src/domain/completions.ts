@@ -108,6 +108,7 @@ export class ChatCompletions {
 
   async #meter(input: CompletionInput, completionId: string, servedBy: ChatGroupConfig, usage: ChatUsage, claim: BudgetClaim): Promise<void> {
     await this.meter.record({ completionId, keyId: input.keyId, group: input.groupId, servedBy, usage, claim });
+    this.logger.debug({ requestId: input.requestId, group: servedBy.id, completionId }, 'chat completion served');
   }
 
   /** A plain call: the response body, OpenAI-shaped, as JSON bytes. */

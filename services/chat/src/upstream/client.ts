@@ -136,21 +136,25 @@ export class UpstreamClient {
     const response = await this.#send(call);
     const body = response.body;
     async function* batches(): AsyncGenerator<string[]> {
+      let finished = false;
       try {
         for await (const batch of sseBatches(body)) {
+          if (finished) continue;
           const done = batch.indexOf('[DONE]');
           if (done === -1) {
             yield batch;
             continue;
           }
           if (done > 0) yield batch.slice(0, done);
-          return;
+          // Read on to the body's end, which follows at once: leaving a body unfinished costs
+          // an abort error with a stack trace per stream.
+          finished = true;
         }
       } catch (error) {
         throw failureFrom(error);
       }
       // The body ended without [DONE]: the stream was cut.
-      throw new UpstreamFailure('protocol');
+      if (!finished) throw new UpstreamFailure('protocol');
     }
     return { batches: batches(), close: () => body.destroy() };
   }

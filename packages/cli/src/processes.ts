@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Env } from '@gateway/config';
+import type { Logger } from '@gateway/logging';
+import { dataDir, DEFAULT_PORTS, type ServiceName } from '@gateway/runtime';
+
+// The gateway as separate processes on one machine: one process per service replica, talking
+// gRPC on loopback and exchanging events over NATS, each with a data folder of its own. This
+// is how the services run in Kubernetes, with this supervisor as the orchestrator: it starts
+// them in dependency order, restarts one that dies (after a pause) and passes signals on.
+
+const BIN = resolve(fileURLToPath(import.meta.url), '../../bin/gateway.js');
+
+/** Accounting first (the others call it), the edges last (they call everyone). */
+const ORDER: readonly ServiceName[] = ['accounting', 'chat', 'video', 'edge'];
+
+export type Replicas = Readonly<Record<ServiceName, number>>;
+
+export interface ProcessesOptions {
+  env: Env;
+  logger: Logger;
+  replicas: Replicas;
+  /** Free ports picked at start, instead of the defaults (4000, 50051-50053, then +10 per replica). */
+  autoPorts: boolean;
+  /** Where the children's log lines go (this process's stdout by default). */
+  output?: (line: string) => void;
+}
+
+export interface RunningProcesses {
+  /** The edges' base URLs. */
+  edges: string[];
+  /** Every child, by name (`chat-1`, `chat-2`, …). */
+  children: ReadonlyMap<string, ChildProcess>;
+  /** Resolves once close() has stopped every child. */
+  exited: Promise<void>;
+  /** SIGTERM to every child (edges first, so they stop taking calls), then waits for them to exit. */
+  close(): Promise<void>;
+}
+
+/** Parses `chat=2,edge=2` on top of one replica each. */
+export function parseReplicas(text: string | undefined): Replicas {
+  const replicas: Record<ServiceName, number> = { edge: 1, chat: 1, video: 1, accounting: 1 };
+  for (const part of (text ?? '').split(',').filter(Boolean)) {
+    const [name, count] = part.split('=');
+    const n = Number(count);
+    if (!name || !(name in replicas)) throw new Error(`--replicas: unknown service "${name ?? ''}" (edge, chat, video or accounting)`);
+    if (!Number.isInteger(n) || n < 1 || n > 16) throw new Error(`--replicas: ${name} needs a whole number from 1 to 16`);
+    replicas[name as ServiceName] = n;
+  }
+  return replicas;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+interface Planned {
+  name: string;
+  service: ServiceName;
+  port: number;
+}
+
+async function plan(replicas: Replicas, autoPorts: boolean, env: Env): Promise<Planned[]> {
+  const planned: Planned[] = [];
+  for (const service of ORDER) {
+    for (let i = 0; i < replicas[service]; i += 1) {
+      const base = service === 'edge' ? Number(env.PORT ?? DEFAULT_PORTS.edge) : DEFAULT_PORTS[service];
+      planned.push({ name: `${service}-${i + 1}`, service, port: autoPorts ? await freePort() : base + 10 * i });
+    }
+  }
+  return planned;
+}
+
+/** A grpc-js target for every replica of a service: the client balances over them round-robin. */
+function target(planned: readonly Planned[], service: ServiceName): string {
+  const ports = planned.filter((p) => p.service === service).map((p) => `127.0.0.1:${p.port}`);
+  return ports.length === 1 ? ports[0]! : `ipv4:${ports.join(',')}`;
+}
+
+function isListening(line: string): boolean {
+  try {
+    const parsed = JSON.parse(line) as { msg?: unknown };
+    return typeof parsed.msg === 'string' && parsed.msg.endsWith(' listening');
+  } catch {
+    return false;
+  }
+}
+
+export async function startProcesses(options: ProcessesOptions): Promise<RunningProcesses> {
+  const { env, logger, replicas } = options;
+  if (!env.NATS_URL) throw new Error('separate processes exchange events over NATS: set NATS_URL (for example nats://127.0.0.1:4222)');
+  const output = options.output ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const planned = await plan(replicas, options.autoPorts, env);
+  const addresses = { ACCOUNTING_ADDRESS: target(planned, 'accounting'), CHAT_ADDRESS: target(planned, 'chat'), VIDEO_ADDRESS: target(planned, 'video') };
+  const root = dataDir(env);
+  const children = new Map<string, ChildProcess>();
+  let stopping = false;
+  let stopped: () => void = () => undefined;
+  const exited = new Promise<void>((r) => { stopped = r; });
+
+  const stopAll = async (): Promise<void> => {
+    stopping = true;
+    // Edges first: they stop taking calls while the services behind them finish theirs.
+    for (const service of ['edge', 'chat', 'video', 'accounting'] as const) {
+      const group = [...children.entries()].filter(([name]) => name.startsWith(`${service}-`)).map(([, child]) => child);
+      for (const child of group) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await Promise.all(group.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((r) => child.once('exit', r)))));
+    }
+    stopped();
+  };
+
+  const launch = (p: Planned): Promise<void> => {
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env, ...env, ...addresses,
+      GATEWAY_DATA_DIR: join(root, p.name),
+      ...(p.service === 'edge' ? { PORT: String(p.port), HOST: env.HOST ?? '127.0.0.1' } : { GRPC_HOST: '127.0.0.1', GRPC_PORT: String(p.port) }),
+    };
+    const child = spawn(process.execPath, [BIN, 'start', '--service', p.service], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+    children.set(p.name, child);
+    return new Promise((ready, reject) => {
+      let seen = false;
+      child.once('exit', (code, signal) => {
+        if (!seen) reject(new Error(`${p.name} exited with ${code ?? signal ?? 'an error'} before listening`));
+        else if (!stopping) {
+          logger.error({ process: p.name, code, signal }, 'a gateway process exited; restarting it in a second');
+          setTimeout(() => {
+            if (!stopping) launch(p).catch((error: unknown) => logger.error({ err: error, process: p.name }, 'restart failed'));
+          }, 1000).unref();
+        }
+      });
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        // Each line says which process wrote it.
+        output(line.startsWith('{') ? `{"process":"${p.name}",${line.slice(1)}` : line);
+        if (!seen && isListening(line)) {
+          seen = true;
+          ready();
+        }
+      });
+    });
+  };
+
+  try {
+    for (const service of ORDER) await Promise.all(planned.filter((p) => p.service === service).map(launch));
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  const host = env.HOST === undefined || env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST;
+  return {
+    edges: planned.filter((p) => p.service === 'edge').map((p) => `http://${host}:${p.port}`),
+    children,
+    exited,
+    close: stopAll,
+  };
+}

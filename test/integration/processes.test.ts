@@ -1,0 +1,180 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ChatSimulator, VideoSimulator } from '@gateway/simulators';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/gateway.js';
+import { NatsServer } from '../helpers/nats-server.js';
+
+// The one documented command for separate processes (`gateway start --separate`), run as
+// operators run it: two edges, two chat services, one video, one accounting, each its own
+// Node process with its own data folder, over loopback gRPC and a real nats-server.
+
+const BIN = resolve(import.meta.dirname, '../../packages/cli/bin/gateway.js');
+const ADMIN = 'processes-admin-token-0123456789';
+const PRICE = { input: 2, output: 4 };
+
+const chatSim = new ChatSimulator({ flavor: 'openai', credential: 'chat-credential', models: ['m'] });
+const minimax = new VideoSimulator({ protocol: 'minimax', credential: 'mm-credential', models: ['MiniMax-H3'], queuedPolls: 1, runningPolls: 1 });
+let nats: NatsServer;
+let dir: string;
+let supervisor: ChildProcess;
+let edges: string[] = [];
+const lines: { process?: string; msg?: string; pids?: Record<string, number> }[] = [];
+
+beforeAll(async () => {
+  nats = await NatsServer.start();
+  dir = await mkdtemp(join(tmpdir(), 'gateway-processes-'));
+  const [chatUrl, mmUrl] = [await chatSim.listen(), await minimax.listen()];
+  const configPath = join(dir, 'gateway.yaml');
+  await writeFile(configPath, `
+groups:
+  - id: g
+    mode: chat
+    aliases: [g-alias]
+    max_input_tokens: 1000
+    max_output_tokens: 100
+    price: { input_per_mtok: ${PRICE.input}, output_per_mtok: ${PRICE.output} }
+    deployments: [{ provider: openai, model: m, api_base: "${chatUrl}/v1", api_key_env: CHAT_KEY }]
+  - id: clip
+    mode: video
+    video: { resolutions: [768P], default_resolution: 768P, seconds: [6, 10], ratios: ["16:9"], image_input: first_frame }
+    price: { per_second_by_resolution: { 768P: 0.08 } }
+    deployments: [{ provider: minimax, model: MiniMax-H3, api_base: "${mmUrl}", api_key_env: MM_KEY }]
+video: { poll_interval_ms: 100 }
+server: { key_cache_ttl_ms: 2000 }
+`);
+  supervisor = spawn(process.execPath, [BIN, 'start', '--separate', '--replicas', 'edge=2,chat=2', '--auto-ports'], {
+    env: {
+      ...process.env, GATEWAY_CONFIG: configPath, GATEWAY_DATA_DIR: join(dir, 'data'), NATS_URL: nats.url, ADMIN_TOKEN: ADMIN,
+      CHAT_KEY: 'chat-credential', MM_KEY: 'mm-credential', LOG_LEVEL: 'debug', HOST: '127.0.0.1',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  edges = await new Promise<string[]>((ready, reject) => {
+    const timer = setTimeout(() => reject(new Error('the processes did not start in time')), 60_000);
+    supervisor.once('exit', (code) => reject(new Error(`the supervisor exited with ${code}`)));
+    createInterface({ input: supervisor.stdout! }).on('line', (line) => {
+      let parsed: { process?: string; msg?: string; edges?: string[] };
+      try {
+        parsed = JSON.parse(line) as typeof parsed;
+      } catch {
+        return;
+      }
+      lines.push(parsed);
+      if (parsed.msg === 'gateway ready' && parsed.edges) {
+        clearTimeout(timer);
+        ready(parsed.edges);
+      }
+    });
+  });
+}, 90_000);
+
+afterAll(async () => {
+  if (supervisor && supervisor.exitCode === null) {
+    const exited = new Promise((r) => supervisor.once('exit', r));
+    supervisor.kill('SIGTERM');
+    await exited;
+  }
+  await Promise.all([chatSim.close(), minimax.close()]);
+  await nats?.stop();
+  await rm(dir, { recursive: true, force: true });
+}, 60_000);
+
+async function admin(edge: string, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${edge}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+}
+
+async function spentNanoUsd(edge: string, key: string): Promise<number> {
+  const usage = (await (await fetch(`${edge}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as { budget: { spent_usd: number } };
+  return Math.round(usage.budget.spent_usd * 1e9);
+}
+
+describe('separate processes (gateway start --separate)', () => {
+  it('run two edges, two chat services, video and accounting, each its own process', () => {
+    expect(edges).toHaveLength(2);
+    const processes = new Set(lines.map((l) => l.process).filter(Boolean));
+    for (const name of ['accounting-1', 'chat-1', 'chat-2', 'video-1', 'edge-1', 'edge-2']) expect(processes).toContain(name);
+  });
+
+  it('serve chat through both edges, spread over both chat services, metered once over NATS', async () => {
+    const created = await admin(edges[0]!, 'POST', '/admin/v1/keys', { name: 'p', models: ['g', 'clip'], budget_usd: 50 });
+    expect(created.status).toBe(201);
+    const { key } = (await created.json()) as { key: string };
+    let expected = 0;
+    for (let i = 0; i < 12; i += 1) {
+      const client = new OpenAI({ apiKey: key, baseURL: `${edges[i % 2]!}/v1`, maxRetries: 0 });
+      if (i % 3 === 0) {
+        const stream = await client.chat.completions.create({ model: 'g-alias', messages: [{ role: 'user', content: `Stream ${i}` }], stream: true, stream_options: { include_usage: true } });
+        let usage: OpenAI.CompletionUsage | undefined;
+        for await (const chunk of stream) {
+          expect(chunk.model).toBe('g-alias');
+          if (chunk.usage) usage = chunk.usage;
+        }
+        expected += usage!.prompt_tokens * PRICE.input * 1000 + usage!.completion_tokens * PRICE.output * 1000;
+      } else {
+        const completion = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: `Hello ${i}` }] });
+        expect(completion.model).toBe('g');
+        expected += completion.usage!.prompt_tokens * PRICE.input * 1000 + completion.usage!.completion_tokens * PRICE.output * 1000;
+      }
+    }
+    // Spend from both chat processes reaches the one accounting over NATS, exactly once each.
+    await eventually(async () => (await spentNanoUsd(edges[1]!, key)) === expected, 10_000);
+    const served = (name: string) => lines.filter((l) => l.process === name && l.msg === 'chat completion served').length;
+    expect(served('chat-1') + served('chat-2')).toBe(12);
+    expect(served('chat-1')).toBeGreaterThan(0);
+    expect(served('chat-2')).toBeGreaterThan(0);
+  });
+
+  it('run a video job created through one edge and downloaded through the other, billed once', async () => {
+    const { key } = (await (await admin(edges[1]!, 'POST', '/admin/v1/keys', { name: 'v', models: ['clip'], budget_usd: 5 })).json()) as { key: string };
+    const auth = { authorization: `Bearer ${key}` };
+    const created = await fetch(`${edges[0]!}/v1/videos`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'clip', prompt: 'A lighthouse at dusk', seconds: 6 }),
+    });
+    expect(created.status).toBe(200);
+    const job = (await created.json()) as { id: string; status: string };
+    await eventually(async () => ((await (await fetch(`${edges[1]!}/v1/videos/${job.id}`, { headers: auth })).json()) as { status: string }).status === 'completed', 15_000);
+    const content = await fetch(`${edges[1]!}/v1/videos/${job.id}/content`, { headers: auth });
+    expect(content.status).toBe(200);
+    expect((await content.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    // 6 s at 0.08 USD per second.
+    await eventually(async () => (await spentNanoUsd(edges[0]!, key)) === 480_000_000, 10_000);
+  });
+
+  it('stop a revoked key on the other edge at once (the change crosses NATS)', async () => {
+    const created = (await (await admin(edges[0]!, 'POST', '/admin/v1/keys', { name: 'r', models: ['g'], budget_usd: 1 })).json()) as { id: string; key: string };
+    const models = () => fetch(`${edges[1]!}/v1/models`, { headers: { authorization: `Bearer ${created.key}` } });
+    expect((await models()).status).toBe(200);
+    expect((await admin(edges[0]!, 'DELETE', `/admin/v1/keys/${created.id}`)).status).toBe(200);
+    // The edge caches keys for 2 s here: only the broadcast makes this pass within 1 s.
+    await eventually(async () => (await models()).status === 401, 1000);
+  });
+
+  it('keep serving while a chat process is killed, and bring it back', async () => {
+    const { key } = (await (await admin(edges[0]!, 'POST', '/admin/v1/keys', { name: 'k', models: ['g'], budget_usd: 1 })).json()) as { key: string };
+    const before = lines.filter((l) => l.process === 'chat-1' && l.msg === 'chat listening').length;
+    const pid = await chatPid();
+    process.kill(pid, 'SIGKILL');
+    const client = new OpenAI({ apiKey: key, baseURL: `${edges[0]!}/v1`, maxRetries: 0 });
+    for (let i = 0; i < 4; i += 1) {
+      const completion = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Still there?' }] });
+      expect(completion.choices[0]?.message.content).toBeTruthy();
+    }
+    await eventually(() => lines.filter((l) => l.process === 'chat-1' && l.msg === 'chat listening').length > before, 10_000);
+  });
+});
+
+/** chat-1's pid, as the supervisor announced it when ready. */
+async function chatPid(): Promise<number> {
+  const pid = lines.find((l) => l.msg === 'gateway ready')?.pids?.['chat-1'];
+  if (!pid) throw new Error('the supervisor did not name chat-1\'s pid');
+  return pid;
+}
