@@ -3,7 +3,8 @@
 // Fastify + undici proxy (the yardstick) and through the gateway, alternating, in one run; for
 // the one-process start and for the four services as separate processes.
 // Usage: npm run build && node bench/chat.mjs   (BENCH_SECONDS=5, BENCH_ROUNDS=2, BENCH_MODES=one,separate)
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,20 +77,37 @@ async function startGateway(mode) {
     children.push(g.child);
     return { url: g.value, pids: { gateway: g.child.pid }, stop: () => stopAll([g.child]) };
   }
-  const ports = { accounting: await freePort(), chat: await freePort(), video: await freePort(), edge: await freePort() };
-  const addresses = { ACCOUNTING_ADDRESS: `127.0.0.1:${ports.accounting}`, CHAT_ADDRESS: `127.0.0.1:${ports.chat}`, VIDEO_ADDRESS: `127.0.0.1:${ports.video}` };
-  const started = {};
-  for (const name of ['accounting', 'chat', 'video', 'edge']) {
-    const env = { ...baseEnv, ...addresses, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(ports[name]), PORT: String(ports.edge), GATEWAY_DATA_DIR: join(tmp, name) };
-    const s = await start([cli, 'start', '--service', name], { env, name, ready: (line) => /listening/.test(json(line)?.msg ?? '') });
-    children.push(s.child);
-    started[name] = s.child;
-  }
-  return {
-    url: `http://127.0.0.1:${ports.edge}`,
-    pids: Object.fromEntries(Object.entries(started).map(([n, c]) => [n, c.pid])),
-    stop: () => stopAll(Object.values(started)),
-  };
+  // Separate processes as operators start them: `gateway start --separate`, with spend and key
+  // events over a nats-server of the benchmark's own.
+  const nats = await startNats();
+  const s = await start([cli, 'start', '--separate', '--auto-ports'], {
+    env: { ...baseEnv, NATS_URL: nats.url, GATEWAY_DATA_DIR: join(tmp, 'separate') }, name: 'gateway (separate)',
+    ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
+  });
+  children.push(s.child);
+  const pids = Object.fromEntries(Object.entries(s.value.pids).map(([n, pid]) => [n.replace(/-1$/, ''), pid]));
+  return { url: s.value.listening, pids, stop: () => { stopAll([s.child]); nats.stop(); } };
+}
+
+/** A nats-server with JetStream on a free port (the Debian package `nats-server`). */
+async function startNats() {
+  const binary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
+  if (!binary) throw new Error('separate mode needs nats-server (apt-get install nats-server)');
+  const port = await freePort();
+  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(tmp, 'nats')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  await new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`nats-server did not start:\n${output}`)), 10_000);
+    child.stderr.on('data', (d) => {
+      output += d;
+      if (output.includes('Server is ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return { url: `nats://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
 async function createKey(url) {

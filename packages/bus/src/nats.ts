@@ -216,12 +216,14 @@ export class NatsBus implements Bus {
 
   async close(): Promise<void> {
     if (this.#closed) return;
-    this.#closed = true;
     clearInterval(this.#flushTimer);
     for (const consumer of this.#consumers) {
       consumer.closed = true;
       consumer.messages?.stop();
     }
+    // One last try for events still in the outbox; what NATS does not take stays there for the next start.
+    await this.flushOutbox();
+    this.#closed = true;
     await this.#nc.drain().catch(() => this.#nc.close());
   }
 }

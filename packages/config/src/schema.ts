@@ -63,6 +63,8 @@ const Server = Type.Object({
   models_cache_ttl_ms: Type.Optional(Type.Integer({ minimum: 0 })),
   /** Reservations not settled or released within this age are released (a crashed caller). */
   reservation_max_age_seconds: Type.Optional(PositiveInteger),
+  /** On SIGTERM, how long in-flight calls and streams may run before they are cut. */
+  shutdown_grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })),
 }, { additionalProperties: false });
 
 const Router = Type.Object({

@@ -68,6 +68,7 @@ export interface ServerConfig {
   bodyLimitBytes: number;
   keyCacheTtlMs: number;
   modelsCacheTtlMs: number;
+  shutdownGraceMs: number;
 }
 
 export interface RouterConfig {

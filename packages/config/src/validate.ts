@@ -127,6 +127,8 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
       bodyLimitBytes: server.body_limit_bytes ?? DEFAULT_BODY_LIMIT_BYTES,
       keyCacheTtlMs: server.key_cache_ttl_ms ?? DEFAULT_KEY_CACHE_TTL_MS,
       modelsCacheTtlMs: server.models_cache_ttl_ms ?? DEFAULT_MODELS_CACHE_TTL_MS,
+      // Below Kubernetes' default 30 s termination grace, so calls end before the kill.
+      shutdownGraceMs: (server.shutdown_grace_seconds ?? 25) * 1000,
     },
   };
 }

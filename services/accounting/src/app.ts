@@ -49,7 +49,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   const reservations = await Reservations.open(store, keys, async (keyId) => (ledger ? ledger.rebuild(keyId) : 0), store.kind === 'mongodb');
   ledger = await Ledger.open(store, reservations);
   const figures = (key: KeyRecord) => reservations.figures(key);
-  const server = new GrpcServer({ logger, checks: { store: () => store.ping(), bus: () => bus.ping() } });
+  const server = new GrpcServer({ logger, shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });
 
   const keyChanged = (key_id: string, change: KeyChangedEvent['change']) =>
     bus.broadcast<KeyChangedEvent>(KEYS_CHANGED_SUBJECT, { key_id, change }).catch((error: unknown) => {

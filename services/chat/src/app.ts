@@ -45,7 +45,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   const budget = deps.budget ?? perCallBudget(unlimitedBudget);
   const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger, budget);
 
-  const server = new GrpcServer({ logger, checks: { bus: () => bus.ping() } });
+  const server = new GrpcServer({ logger, shutdownGraceMs: config.server.shutdownGraceMs, checks: { bus: () => bus.ping() } });
   // Credentials are read once at start: a served group stays served for the process's life.
   const served = servedGroups(config, 'chat', env).map(modelGroupMessage);
   const input = (request: CompletionRequest, requestId: string | undefined, signal: AbortSignal): CompletionInput => {

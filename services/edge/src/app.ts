@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { KEYS_CHANGED_SUBJECT, type Bus, type KeyChangedEvent } from '@gateway/bus';
 import type { GatewayConfig } from '@gateway/config';
+import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import { KeyAuthenticator, type AuthenticatedKey } from './auth.js';
 import { ModelCatalog } from './catalog.js';
 import type { Downstream } from './downstream.js';
-import { installErrorHandling } from './errors.js';
+import { installErrorHandling, sendError } from './errors.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { modelsRoutes } from './routes/models.js';
@@ -72,6 +73,13 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // Shutting down: calls already running finish; new ones are refused (503, which SDKs retry
+    // elsewhere) while probes still get their answer, readiness saying unavailable.
+    if (isClosing() && !request.url.startsWith('/health/')) {
+      reply.header('connection', 'close');
+      sendError(reply, new GatewayError('service_unavailable', { message: 'This gateway instance is shutting down; retry the request.' }));
+      return;
+    }
     done();
   });
 

@@ -11,11 +11,25 @@ export interface StartEdgeOptions extends Omit<EdgeAppOptions, 'downstream' | 'i
   services: DownstreamAddresses;
 }
 
-/** Starts the public HTTP server; close() turns readiness 503, drains requests, then disconnects. */
+/**
+ * Starts the public HTTP server. close(): readiness turns 503 and new calls are refused at once
+ * while the listener stays open for probes; calls and streams in flight run to their end, for at
+ * most `server.shutdown_grace_seconds`; then the listener and every connection close.
+ */
 export async function startEdge(options: StartEdgeOptions): Promise<RunningService> {
   const downstream = new Downstream(options.services);
   let closing = false;
   const app = await buildEdge({ ...options, downstream, isClosing: () => closing });
+  // Counted on the raw server, so hijacked streams count until their last byte.
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  app.server.on('request', (_request, response) => {
+    inFlight += 1;
+    response.once('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
+    });
+  });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -26,7 +40,20 @@ export async function startEdge(options: StartEdgeOptions): Promise<RunningServi
     port,
     close: async () => {
       closing = true;
+      const graceMs = options.config.server.shutdownGraceMs;
+      const deadline = Date.now() + graceMs;
+      if (inFlight > 0) {
+        options.logger.info({ inFlight, graceMs }, 'draining calls in flight');
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          setTimeout(resolve, graceMs).unref();
+        });
+      }
+      if (inFlight > 0) options.logger.warn({ inFlight }, 'cutting calls still running after the shutdown grace');
+      const cut = setTimeout(() => app.server.closeAllConnections(), Math.max(0, deadline - Date.now()));
+      cut.unref();
       await app.close();
+      clearTimeout(cut);
       downstream.close();
     },
   };

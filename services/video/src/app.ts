@@ -70,7 +70,7 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
     budget: deps.budget ?? unlimitedBudget,
   });
 
-  const server = new GrpcServer({ logger, checks: { store: () => store.ping(), bus: () => bus.ping() } });
+  const server = new GrpcServer({ logger, shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });
   const served = servedGroups(config, 'video', env).map(modelGroupMessage);
   const handlers: VideoServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
