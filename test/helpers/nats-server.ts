@@ -6,9 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // A real nats-server with JetStream for one test run: its own free port and storage folder,
-// restartable on the same port and folder (to test outages), stopped by the test.
+// restartable on the same port and folder (to test outages), stopped by the test. The Debian
+// package's binary when it is installed (CI installs it); else, with a Docker engine, the
+// testcontainers NATS module (there a restart may move the port, so outage tests need the binary).
 
-const BINARY = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p)) ?? 'nats-server';
+const BINARY = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -21,24 +23,48 @@ async function freePort(): Promise<number> {
   });
 }
 
+interface NatsContainer {
+  getHost(): string;
+  getMappedPort(port: number): number;
+  restart(): Promise<void>;
+  stop(): Promise<unknown>;
+}
+
 export class NatsServer {
   #child: ChildProcess | undefined;
+  #container: NatsContainer | undefined;
 
-  private constructor(readonly port: number, readonly storeDir: string) {}
+  private constructor(private portNumber: number, readonly storeDir: string) {}
 
   static async start(): Promise<NatsServer> {
     const server = new NatsServer(await freePort(), await mkdtemp(join(tmpdir(), 'gateway-nats-')));
+    if (!BINARY) {
+      const { NatsContainer } = await import('@testcontainers/nats');
+      server.#container = await new NatsContainer('nats:2.10').withArg('-js', '').start();
+      server.portNumber = server.#container.getMappedPort(4222);
+      return server;
+    }
     await server.restart();
     return server;
   }
 
+  get port(): number {
+    return this.portNumber;
+  }
+
   get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
+    return this.#container ? `nats://${this.#container.getHost()}:${this.portNumber}` : `nats://127.0.0.1:${this.portNumber}`;
   }
 
   /** Starts (again) on the same port and storage, resolving once it accepts connections. */
   async restart(): Promise<void> {
-    const child = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    if (this.#container) {
+      await this.#container.restart();
+      this.portNumber = this.#container.getMappedPort(4222);
+      return;
+    }
+    if (!BINARY) throw new Error('nats-server is not installed (apt-get install nats-server)');
+    const child = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(this.portNumber), '-js', '-sd', this.storeDir], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.#child = child;
     await new Promise<void>((resolve, reject) => {
       let output = '';
@@ -61,6 +87,10 @@ export class NatsServer {
 
   /** Stops the server (the storage folder stays, for a restart). */
   async stop(): Promise<void> {
+    if (this.#container) {
+      await this.#container.stop();
+      return;
+    }
     const child = this.#child;
     if (!child || child.exitCode !== null) return;
     child.removeAllListeners('exit');

@@ -1,13 +1,16 @@
+import { afterAll } from 'vitest';
+import { NO_MONGODB, realMongo } from '../../../test/helpers/mongodb.js';
 import { MongoStore } from '../src/mongodb.js';
 import { storeContract } from './contract.js';
 
-// Runs against a real MongoDB when MONGODB_URI is set; without it the suite is reported as
-// skipped. The embedded adapter runs the same contract every time (embedded.test.ts).
-const uri = process.env.MONGODB_URI ?? '';
-const dbName = `gateway_contract_${process.pid}_${Date.now()}`;
+// Runs against a real MongoDB: MONGODB_URI's, else a testcontainers one when a Docker engine is
+// reachable; without either the suite is reported as skipped. The embedded adapter runs the same
+// contract every time (embedded.test.ts).
+const mongo = await realMongo(`gateway_contract_${process.pid}_${Date.now()}`);
+afterAll(async () => mongo?.stop());
 
-storeContract(`mongodb${uri ? '' : ' (set MONGODB_URI to run)'}`, () => MongoStore.connect(uri, dbName), {
+storeContract(mongo ? `mongodb (${mongo.source})` : `mongodb (${NO_MONGODB})`, () => MongoStore.connect(mongo?.uri ?? ''), {
   // MongoDB's TTL monitor runs once a minute.
   ttlGraceMs: 75_000,
-  enabled: uri !== '',
+  enabled: mongo !== undefined,
 });
