@@ -1,0 +1,67 @@
+# syntax=docker/dockerfile:1
+# One image for the whole gateway. The command picks what runs:
+#   docker run IMAGE                                  all four services in one process (embedded defaults)
+#   docker run IMAGE start --service edge|chat|video|accounting   one service alone
+#   docker run IMAGE keys list                        the CLI's other commands
+# Build: docker build -t ai-gateway .
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# Only the workspaces' package.json files (and bin/, for npm to link the gateway command), so
+# the dependency layers below are rebuilt only when a manifest or the lockfile changes, not on
+# every source edit.
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /app
+COPY packages/ packages/
+COPY services/ services/
+RUN find packages services -mindepth 2 -maxdepth 2 ! -name package.json ! -name bin -exec rm -rf {} +
+
+# Build: every dependency, then the TypeScript project references (output in each dist/).
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY --from=manifests /app/ ./
+# Install scripts stay off, as in the repository's own npm settings (allowScripts).
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.base.json ./
+COPY proto/ proto/
+COPY packages/ packages/
+COPY services/ services/
+RUN npm run build \
+ && rm -rf packages/*/src packages/*/test packages/*/node_modules packages/*/tsconfig*.json \
+           services/*/src services/*/test services/*/node_modules services/*/tsconfig*.json \
+ && find packages services -path '*/dist/*' \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete
+
+# Production dependencies only. @install-binary/ holds the kustomize binary the manifest tests
+# use (an optional dependency so that npm ci works on every platform); it has no place here.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY --from=manifests /app/ ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/@install-binary \
+ && npm cache clean --force
+
+# Runtime: production dependencies, each workspace's package.json and dist/, the protos and the
+# example configuration. The files belong to root; the process runs as an unprivileged user and
+# writes only to /data (GATEWAY_DATA_DIR: the embedded store, the NATS outbox) and /tmp.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4000 \
+    GATEWAY_DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/packages/ packages/
+COPY --from=build /app/services/ services/
+COPY --from=deps /app/ ./
+COPY proto/ proto/
+COPY gateway.example.yaml ./
+COPY deploy/grpc-health.mjs deploy/grpc-health.mjs
+RUN mkdir -p /data && chown 10001:10001 /data
+USER 10001:10001
+VOLUME ["/data"]
+# 4000: the edge (HTTP, /metrics); 50051-50053: accounting, chat, video (gRPC); 9464: a gRPC
+# service's metrics (METRICS_PORT).
+EXPOSE 4000 50051 50052 50053 9464
+ENTRYPOINT ["node", "packages/cli/bin/gateway.js"]
+CMD ["start"]

@@ -1,0 +1,287 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseConfig } from '@gateway/config';
+import { GrpcServer } from '@gateway/grpc';
+import { createLogger } from '@gateway/logging';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+// The container side of deployment: the Dockerfile, .dockerignore, docker-compose.yml,
+// .env.example, and the gRPC health check script the compose health checks run.
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const read = (path: string): string => readFileSync(`${root}${path}`, 'utf8');
+
+interface Healthcheck {
+  test?: string[] | string;
+  interval?: string;
+  timeout?: string;
+  retries?: number;
+  start_period?: string;
+}
+
+interface ComposeService {
+  image?: string;
+  build?: string | { context?: string; dockerfile?: string };
+  command?: string[] | string;
+  environment?: Record<string, string | number | boolean | null> | string[];
+  env_file?: string | (string | { path: string; required?: boolean })[];
+  volumes?: (string | { type?: string; source?: string; target: string; read_only?: boolean })[];
+  ports?: (string | number | { target: number; published?: string | number })[];
+  healthcheck?: Healthcheck;
+  depends_on?: string[] | Record<string, { condition?: string }>;
+}
+
+interface ComposeFile {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+
+const GATEWAY_SERVICES = ['accounting', 'chat', 'video', 'edge'] as const;
+const GRPC_PORTS: Record<string, number> = { accounting: 50051, chat: 50052, video: 50053 };
+
+function service(compose: ComposeFile, name: string): ComposeService {
+  const found = compose.services[name];
+  if (!found) throw new Error(`docker-compose.yml has no service ${name}`);
+  return found;
+}
+
+function environment(s: ComposeService): Record<string, string> {
+  if (Array.isArray(s.environment)) {
+    return Object.fromEntries(s.environment.map((entry) => {
+      const at = entry.indexOf('=');
+      return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+    }));
+  }
+  return Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, v === null ? '' : String(v)]));
+}
+
+function words(value: string[] | string | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : value.split(/\s+/).filter(Boolean);
+}
+
+/** Every deployment's api_key_env in the shipped configuration. */
+function credentialVariables(): string[] {
+  const config = parseConfig(read('gateway.example.yaml'), 'gateway.example.yaml');
+  return [...new Set(config.groups.flatMap((g) => g.deployments.map((d) => d.apiKeyEnv)))].sort();
+}
+
+describe('Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+  const instructions = dockerfile
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  const stages = instructions.reduce<string[][]>((all, line) => {
+    if (/^FROM\s/i.test(line)) all.push([line]);
+    else all.at(-1)?.push(line);
+    return all;
+  }, []);
+  const runtime = stages.at(-1) ?? [];
+
+  it('builds in more than one stage, from a slim Node 20 base', () => {
+    expect(stages.length).toBeGreaterThan(1);
+    expect(dockerfile).toMatch(/node:20-bookworm-slim|distroless\/nodejs20/);
+    expect(instructions.some((l) => /npm ci\b/.test(l) && !/--omit=dev/.test(l))).toBe(true);
+    expect(instructions.some((l) => /npm run build/.test(l))).toBe(true);
+  });
+
+  it('ships production dependencies only', () => {
+    expect(instructions.some((l) => /npm ci\b.*--omit=dev/.test(l) || /npm prune\b.*--omit=dev/.test(l))).toBe(true);
+    expect(runtime.some((l) => /npm (ci|install)\b(?!.*--omit=dev)/.test(l)), 'no full install in the runtime stage').toBe(false);
+  });
+
+  it('runs as a numeric non-root user', () => {
+    const users = runtime.filter((l) => /^USER\s/i.test(l));
+    expect(users.length).toBeGreaterThan(0);
+    const user = (users.at(-1) ?? '').replace(/^USER\s+/i, '');
+    const [uid] = user.split(':');
+    expect(uid).toMatch(/^\d+$/);
+    expect(Number(uid)).toBeGreaterThan(0);
+  });
+
+  it('enters through the gateway CLI and starts the all-in-one gateway by default', () => {
+    expect(runtime).toContain('ENTRYPOINT ["node", "packages/cli/bin/gateway.js"]');
+    expect(runtime).toContain('CMD ["start"]');
+    expect(existsSync(`${root}packages/cli/bin/gateway.js`)).toBe(true);
+  });
+
+  it('copies the protos, the example configuration and the health check script into the image', () => {
+    const copies = runtime.filter((l) => /^COPY\s/i.test(l)).join('\n');
+    expect(copies).toMatch(/\bproto\//);
+    expect(copies).toMatch(/gateway\.example\.yaml/);
+    expect(copies).toMatch(/deploy\/grpc-health\.mjs/);
+  });
+});
+
+describe('.dockerignore', () => {
+  const ignored = read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+
+  it('keeps dependencies, build output, data, git, secrets and bench results out of the context', () => {
+    for (const pattern of ['**/node_modules', '**/dist', 'data', '.git', '.env', 'bench']) expect(ignored).toContain(pattern);
+  });
+
+  it('lets in what the Dockerfile copies from deploy/', () => {
+    expect(ignored).toContain('!deploy/grpc-health.mjs');
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as ComposeFile;
+
+  it('runs MongoDB, NATS with JetStream and the four gateway services', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['accounting', 'chat', 'edge', 'mongo', 'nats', 'video']);
+    expect(service(compose, 'mongo').image).toMatch(/^mongo:7/);
+    const nats = service(compose, 'nats');
+    expect(nats.image).toMatch(/^nats:2/);
+    const args = words(nats.command);
+    expect(args.includes('-js') || args.includes('--jetstream')).toBe(true);
+    expect(nats.volumes?.length ?? 0, 'JetStream keeps its streams in a volume').toBeGreaterThan(0);
+  });
+
+  it('builds the four services from the one image and picks each by command', () => {
+    for (const name of GATEWAY_SERVICES) {
+      const s = service(compose, name);
+      expect(s.build, name).toBeDefined();
+      expect(s.image, name).toBe(service(compose, 'edge').image);
+      expect(words(s.command), name).toEqual(['start', '--service', name]);
+    }
+  });
+
+  it('publishes the edge on 4000 and nothing else', () => {
+    const ports = (service(compose, 'edge').ports ?? []).map((p) => (typeof p === 'object' ? `${p.published ?? ''}:${p.target}` : String(p)));
+    expect(ports).toContain('4000:4000');
+    for (const name of ['accounting', 'chat', 'video', 'mongo', 'nats']) expect(service(compose, name).ports, name).toBeUndefined();
+  });
+
+  it('health-checks every service: the edge on /health/readiness, the gRPC services over grpc.health.v1', () => {
+    for (const name of [...GATEWAY_SERVICES, 'mongo', 'nats']) {
+      expect(words(service(compose, name).healthcheck?.test).length, name).toBeGreaterThan(0);
+    }
+    expect(words(service(compose, 'edge').healthcheck?.test).join(' ')).toContain('/health/readiness');
+    for (const [name, port] of Object.entries(GRPC_PORTS)) {
+      const test = words(service(compose, name).healthcheck?.test);
+      expect(test, name).toContain('deploy/grpc-health.mjs');
+      expect(test, name).toContain(`127.0.0.1:${port}`);
+      expect(environment(service(compose, name)).GRPC_PORT, name).toBe(String(port));
+    }
+    expect(existsSync(`${root}deploy/grpc-health.mjs`)).toBe(true);
+  });
+
+  it('starts each service after what it needs is healthy', () => {
+    const needs: Record<string, string[]> = {
+      accounting: ['mongo', 'nats'],
+      chat: ['accounting', 'nats'],
+      video: ['accounting', 'mongo', 'nats'],
+      edge: ['accounting', 'chat', 'video'],
+    };
+    for (const [name, dependencies] of Object.entries(needs)) {
+      const dependsOn = service(compose, name).depends_on;
+      expect(Array.isArray(dependsOn), `${name}: depends_on with conditions`).toBe(false);
+      for (const dependency of dependencies) {
+        const entry = (dependsOn as Record<string, { condition?: string }> | undefined)?.[dependency];
+        expect(entry?.condition, `${name} waits for ${dependency}`).toBe('service_healthy');
+      }
+    }
+  });
+
+  it('mounts the configuration read-only and points GATEWAY_CONFIG at it', () => {
+    for (const name of GATEWAY_SERVICES) {
+      const s = service(compose, name);
+      const config = environment(s).GATEWAY_CONFIG;
+      expect(config, name).toBeTruthy();
+      const mount = (s.volumes ?? []).find((v) => (typeof v === 'string' ? v.split(':')[1] === config : v.target === config));
+      expect(mount, `${name} mounts ${config}`).toBeDefined();
+      if (typeof mount === 'string') {
+        expect(mount.split(':')[2], name).toBe('ro');
+        expect(existsSync(`${root}${mount.split(':')[0]?.replace(/^\.\//, '')}`), `${mount} exists`).toBe(true);
+      } else {
+        expect(mount?.read_only, name).toBe(true);
+      }
+    }
+  });
+
+  it('wires the services to MongoDB, NATS and each other', () => {
+    for (const name of GATEWAY_SERVICES) {
+      const env = environment(service(compose, name));
+      expect(env.NATS_URL, name).toBe('nats://nats:4222');
+      expect(env.GATEWAY_DATA_DIR, name).toBe('/data');
+    }
+    for (const name of ['accounting', 'video']) expect(environment(service(compose, name)).MONGODB_URI, name).toMatch(/^mongodb:\/\/mongo:27017\//);
+    const edge = environment(service(compose, 'edge'));
+    expect(edge.HOST).toBe('0.0.0.0');
+    for (const [name, port] of Object.entries(GRPC_PORTS)) expect(edge[`${name.toUpperCase()}_ADDRESS`]).toMatch(new RegExp(`${name}:${port}$`));
+  });
+
+  it('takes credentials and ADMIN_TOKEN from the .env file, not from the compose file', () => {
+    for (const name of GATEWAY_SERVICES) {
+      const s = service(compose, name);
+      const files = (Array.isArray(s.env_file) ? s.env_file : [s.env_file]).map((f) => (typeof f === 'object' ? f.path : f));
+      expect(files, name).toContain('.env');
+      const env = environment(s);
+      for (const variable of ['ADMIN_TOKEN', ...credentialVariables()]) expect(env[variable], `${name} ${variable}`).toBeUndefined();
+    }
+  });
+});
+
+describe('.env.example', () => {
+  const variables = new Map(
+    read('.env.example').split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const),
+  );
+
+  it('lists ADMIN_TOKEN and every credential variable the shipped configuration names, all empty', () => {
+    for (const variable of ['ADMIN_TOKEN', ...credentialVariables()]) {
+      expect(variables.has(variable), variable).toBe(true);
+      expect(variables.get(variable), `${variable} holds no value`).toBe('');
+    }
+  });
+});
+
+describe('deploy/grpc-health.mjs', () => {
+  const script = `${root}deploy/grpc-health.mjs`;
+  const logger = createLogger({ level: 'silent' });
+  const serving = new GrpcServer({ logger, shutdownGraceMs: 100 });
+  const failing = new GrpcServer({ logger, shutdownGraceMs: 100, checks: { store: () => Promise.reject(new Error('down')) } });
+  let servingPort = 0;
+  let failingPort = 0;
+
+  beforeAll(async () => {
+    servingPort = await serving.listen('127.0.0.1:0');
+    failingPort = await failing.listen('127.0.0.1:0');
+  });
+  afterAll(async () => {
+    await serving.close();
+    await failing.close();
+  });
+
+  const run = (...args: string[]) =>
+    new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(process.execPath, [script, ...args], { env: { ...process.env, HEALTH_TIMEOUT_MS: '2000' } }, (error, _stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stderr });
+      });
+    });
+
+  it('exits 0 when the server answers SERVING', async () => {
+    expect((await run(`127.0.0.1:${servingPort}`)).code).toBe(0);
+  });
+
+  it('exits 1 when the server answers NOT_SERVING', async () => {
+    const result = await run(`127.0.0.1:${failingPort}`);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('NOT_SERVING');
+  });
+
+  it('exits 1 for an unknown service name and when nothing listens', async () => {
+    expect((await run(`127.0.0.1:${servingPort}`, 'no.such.Service')).code).toBe(1);
+    const closed = new GrpcServer({ logger });
+    const port = await closed.listen('127.0.0.1:0');
+    await closed.close();
+    expect((await run(`127.0.0.1:${port}`)).code).toBe(1);
+  });
+});

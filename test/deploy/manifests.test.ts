@@ -1,0 +1,563 @@
+import { fileURLToPath } from 'node:url';
+import { parseConfig } from '@gateway/config';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findKustomize, render, type KubeObject, type KustomizeCommand } from './kustomize.js';
+
+// Renders deploy/base and both overlays with a real kustomize and checks what the cluster would
+// get: hardened, probed, resourced Deployments; headless gRPC Services; autoscalers, disruption
+// budgets and network policies; the configuration in a ConfigMap; no secret values in prod.
+
+const deployDir = fileURLToPath(new URL('../../deploy/', import.meta.url));
+
+type Labels = Record<string, string>;
+
+interface Probe {
+  grpc?: { port: number; service?: string };
+  httpGet?: { path: string; port: number | string };
+  tcpSocket?: unknown;
+  exec?: unknown;
+}
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: {
+    secretKeyRef?: { name: string; key: string; optional?: boolean };
+    configMapKeyRef?: { name: string; key: string };
+    fieldRef?: { fieldPath: string };
+  };
+}
+
+interface EnvFrom {
+  configMapRef?: { name: string };
+  secretRef?: { name: string; optional?: boolean };
+}
+
+interface Container {
+  name: string;
+  image: string;
+  args?: string[];
+  ports?: { name?: string; containerPort: number; protocol?: string }[];
+  env?: EnvVar[];
+  envFrom?: EnvFrom[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  startupProbe?: Probe;
+  resources?: { requests?: Record<string, string | number>; limits?: Record<string, string | number> };
+  securityContext?: {
+    allowPrivilegeEscalation?: boolean;
+    privileged?: boolean;
+    readOnlyRootFilesystem?: boolean;
+    runAsNonRoot?: boolean;
+    runAsUser?: number;
+    capabilities?: { drop?: string[]; add?: string[] };
+  };
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
+}
+
+interface Volume {
+  name: string;
+  emptyDir?: { sizeLimit?: string };
+  configMap?: { name: string };
+  secret?: { secretName: string };
+}
+
+interface PodSpec {
+  serviceAccountName?: string;
+  automountServiceAccountToken?: boolean;
+  securityContext?: {
+    runAsNonRoot?: boolean;
+    runAsUser?: number;
+    runAsGroup?: number;
+    fsGroup?: number;
+    seccompProfile?: { type: string };
+  };
+  containers: Container[];
+  initContainers?: Container[];
+  volumes?: Volume[];
+}
+
+interface Deployment extends KubeObject {
+  spec: {
+    replicas?: number;
+    selector: { matchLabels: Labels };
+    template: { metadata: { labels: Labels; annotations?: Labels }; spec: PodSpec };
+  };
+}
+
+interface ServicePort {
+  name?: string;
+  port: number;
+  targetPort?: number | string;
+  protocol?: string;
+}
+
+interface Service extends KubeObject {
+  spec: { clusterIP?: string; type?: string; selector: Labels; ports: ServicePort[] };
+}
+
+interface ServiceAccount extends KubeObject {
+  automountServiceAccountToken?: boolean;
+}
+
+interface HorizontalPodAutoscaler extends KubeObject {
+  spec: {
+    scaleTargetRef: { apiVersion: string; kind: string; name: string };
+    minReplicas?: number;
+    maxReplicas: number;
+    metrics?: unknown[];
+  };
+}
+
+interface LabelSelector {
+  matchLabels?: Labels;
+  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
+}
+
+interface PodDisruptionBudget extends KubeObject {
+  spec: { selector: LabelSelector; minAvailable?: number | string; maxUnavailable?: number | string };
+}
+
+interface NetworkPolicyPeer {
+  podSelector?: LabelSelector;
+  namespaceSelector?: LabelSelector;
+  ipBlock?: unknown;
+}
+
+interface NetworkPolicyRule {
+  from?: NetworkPolicyPeer[];
+  ports?: { port?: number | string; protocol?: string }[];
+}
+
+interface NetworkPolicy extends KubeObject {
+  spec: { podSelector: LabelSelector; policyTypes?: string[]; ingress?: NetworkPolicyRule[] };
+}
+
+interface ConfigMap extends KubeObject {
+  data?: Record<string, string>;
+}
+
+interface Secret extends KubeObject {
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+}
+
+const GRPC_SERVICES = { accounting: 50051, chat: 50052, video: 50053 } as const;
+type GrpcServiceName = keyof typeof GRPC_SERVICES;
+const GRPC_NAMES = Object.keys(GRPC_SERVICES) as GrpcServiceName[];
+const ALL_SERVICES = ['edge', ...GRPC_NAMES] as const;
+const AUTOSCALED = ['edge', 'chat', 'video'] as const;
+/** Who may open a connection to each gRPC service. */
+const CALLERS: Record<GrpcServiceName, readonly string[]> = {
+  accounting: ['edge', 'chat', 'video'],
+  chat: ['edge'],
+  video: ['edge'],
+};
+const SECRET_NAMES = ['gateway-credentials', 'gateway-admin', 'gateway-mongodb'] as const;
+
+function ofKind<T extends KubeObject>(objects: readonly KubeObject[], kind: string): T[] {
+  return objects.filter((o) => o.kind === kind) as T[];
+}
+
+function named<T extends KubeObject>(objects: readonly KubeObject[], kind: string, name: string): T {
+  const found = ofKind<T>(objects, kind).find((o) => o.metadata.name === name);
+  if (!found) throw new Error(`no ${kind} named ${name}`);
+  return found;
+}
+
+function selects(selector: LabelSelector, labels: Labels): boolean {
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) if (labels[key] !== value) return false;
+  for (const expression of selector.matchExpressions ?? []) {
+    const value = labels[expression.key];
+    const values = expression.values ?? [];
+    switch (expression.operator) {
+      case 'In': if (value === undefined || !values.includes(value)) return false; break;
+      case 'NotIn': if (value !== undefined && values.includes(value)) return false; break;
+      case 'Exists': if (value === undefined) return false; break;
+      case 'DoesNotExist': if (value !== undefined) return false; break;
+    }
+  }
+  return true;
+}
+
+function podLabels(objects: readonly KubeObject[], service: string): Labels {
+  return named<Deployment>(objects, 'Deployment', service).spec.template.metadata.labels;
+}
+
+function container(deployment: Deployment): Container {
+  const [first, ...rest] = deployment.spec.template.spec.containers;
+  expect(rest, `${deployment.metadata.name} has one container`).toEqual([]);
+  if (!first) throw new Error(`${deployment.metadata.name} has no container`);
+  return first;
+}
+
+function envValue(c: Container, name: string): string | undefined {
+  return c.env?.find((e) => e.name === name)?.value;
+}
+
+/** Kubernetes quantities in base units (cores, bytes), enough for comparisons. */
+function quantity(value: string | number | undefined): number {
+  if (value === undefined) return Number.NaN;
+  if (typeof value === 'number') return value;
+  const match = /^(\d+(?:\.\d+)?)(m|Ki|Mi|Gi|Ti|k|M|G)?$/.exec(value);
+  if (!match) return Number.NaN;
+  const units: Record<string, number> = { m: 1e-3, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4, k: 1e3, M: 1e6, G: 1e9 };
+  return Number(match[1]) * (match[2] ? units[match[2]] ?? Number.NaN : 1);
+}
+
+/** The ingress rules of every policy selecting these pods that open this port. */
+function rulesFor(objects: readonly KubeObject[], labels: Labels, port: number): NetworkPolicyRule[] {
+  return ofKind<NetworkPolicy>(objects, 'NetworkPolicy')
+    .filter((p) => selects(p.spec.podSelector, labels))
+    .flatMap((p) => p.spec.ingress ?? [])
+    .filter((rule) => !rule.ports || rule.ports.some((p) => p.port === undefined || p.port === port));
+}
+
+let kustomize: KustomizeCommand;
+const rendered: Record<'base' | 'dev' | 'prod', KubeObject[]> = { base: [], dev: [], prod: [] };
+
+beforeAll(() => {
+  kustomize = findKustomize();
+  rendered.base = render(kustomize, `${deployDir}base`);
+  rendered.dev = render(kustomize, `${deployDir}overlays/dev`);
+  rendered.prod = render(kustomize, `${deployDir}overlays/prod`);
+});
+
+describe('deploy/base', () => {
+  it('renders without a namespace and without any Secret', () => {
+    expect(rendered.base.length).toBeGreaterThan(0);
+    for (const o of rendered.base) expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).toBeUndefined();
+    expect(ofKind(rendered.base, 'Secret')).toEqual([]);
+  });
+});
+
+describe.each([
+  ['dev', 'gateway-dev'],
+  ['prod', 'gateway'],
+] as const)('deploy/overlays/%s', (overlay, namespace) => {
+  const objects = (): KubeObject[] => rendered[overlay];
+
+  it(`puts everything in namespace ${namespace}, which enforces the restricted Pod Security Standard`, () => {
+    const ns = named(objects(), 'Namespace', namespace);
+    expect(ns.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    for (const o of objects()) if (o.kind !== 'Namespace') expect(o.metadata.namespace, `${o.kind}/${o.metadata.name}`).toBe(namespace);
+  });
+
+  it('has one Deployment, Service and ServiceAccount per service, each pod on its own token-less account', () => {
+    const deployments = ofKind<Deployment>(objects(), 'Deployment').map((d) => d.metadata.name).sort();
+    expect(deployments).toEqual([...ALL_SERVICES].sort());
+    for (const name of ALL_SERVICES) {
+      const account = named<ServiceAccount>(objects(), 'ServiceAccount', name);
+      expect(account.automountServiceAccountToken).toBe(false);
+      const pod = named<Deployment>(objects(), 'Deployment', name).spec.template.spec;
+      expect(pod.serviceAccountName).toBe(name);
+      expect(pod.automountServiceAccountToken).toBe(false);
+      named<Service>(objects(), 'Service', name);
+    }
+  });
+
+  it('runs every service from the image by command, the pods selected by their own labels', () => {
+    for (const name of ALL_SERVICES) {
+      const deployment = named<Deployment>(objects(), 'Deployment', name);
+      expect(selects({ matchLabels: deployment.spec.selector.matchLabels }, deployment.spec.template.metadata.labels)).toBe(true);
+      const c = container(deployment);
+      expect(c.args).toEqual(['start', '--service', name]);
+      expect(c.image).toMatch(/ai-gateway:[\w.-]+$/);
+    }
+  });
+
+  it('hardens every pod and container', () => {
+    for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
+      const name = deployment.metadata.name;
+      const pod = deployment.spec.template.spec;
+      expect(pod.securityContext?.runAsNonRoot, name).toBe(true);
+      expect(Number.isInteger(pod.securityContext?.runAsUser) && (pod.securityContext?.runAsUser ?? 0) > 0, `${name} runAsUser`).toBe(true);
+      expect(Number.isInteger(pod.securityContext?.runAsGroup) && (pod.securityContext?.runAsGroup ?? 0) > 0, `${name} runAsGroup`).toBe(true);
+      expect(Number.isInteger(pod.securityContext?.fsGroup), `${name} fsGroup`).toBe(true);
+      expect(pod.securityContext?.seccompProfile?.type, name).toBe('RuntimeDefault');
+      for (const c of [...pod.containers, ...(pod.initContainers ?? [])]) {
+        const where = `${name}/${c.name}`;
+        expect(c.securityContext?.allowPrivilegeEscalation, where).toBe(false);
+        expect(c.securityContext?.readOnlyRootFilesystem, where).toBe(true);
+        expect(c.securityContext?.privileged ?? false, where).toBe(false);
+        expect(c.securityContext?.capabilities?.drop, where).toContain('ALL');
+        expect(c.securityContext?.capabilities?.add ?? [], where).toEqual([]);
+      }
+    }
+  });
+
+  it('gives the read-only containers writable emptyDirs at /data (GATEWAY_DATA_DIR) and /tmp', () => {
+    for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
+      const pod = deployment.spec.template.spec;
+      const c = container(deployment);
+      for (const path of ['/data', '/tmp']) {
+        const mount = c.volumeMounts?.find((m) => m.mountPath === path);
+        expect(mount, `${deployment.metadata.name} mounts ${path}`).toBeDefined();
+        const volume = pod.volumes?.find((v) => v.name === mount?.name);
+        expect(volume?.emptyDir, `${deployment.metadata.name} ${path} is an emptyDir`).toBeDefined();
+      }
+      expect(envValue(c, 'GATEWAY_DATA_DIR')).toBe('/data');
+    }
+  });
+
+  it('sets requests and limits for cpu and memory on every container, limits at or above requests', () => {
+    for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
+      for (const c of deployment.spec.template.spec.containers) {
+        for (const resource of ['cpu', 'memory']) {
+          const request = quantity(c.resources?.requests?.[resource]);
+          const limit = quantity(c.resources?.limits?.[resource]);
+          expect(request, `${c.name} ${resource} request`).toBeGreaterThan(0);
+          expect(limit, `${c.name} ${resource} limit`).toBeGreaterThanOrEqual(request);
+        }
+      }
+    }
+  });
+
+  it('probes the gRPC services over gRPC health on their grpc port', () => {
+    for (const name of GRPC_NAMES) {
+      const c = container(named<Deployment>(objects(), 'Deployment', name));
+      const port = GRPC_SERVICES[name];
+      expect(c.ports?.find((p) => p.name === 'grpc')?.containerPort, name).toBe(port);
+      expect(envValue(c, 'GRPC_PORT')).toBe(String(port));
+      for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe]) {
+        expect(probe?.grpc?.port, `${name} probe`).toBe(port);
+      }
+    }
+  });
+
+  it('probes the edge over HTTP: readiness on /health/readiness, liveness on /health/liveness', () => {
+    const c = container(named<Deployment>(objects(), 'Deployment', 'edge'));
+    expect(c.ports?.find((p) => p.name === 'http')?.containerPort).toBe(4000);
+    expect(c.readinessProbe?.httpGet?.path).toBe('/health/readiness');
+    expect(c.livenessProbe?.httpGet?.path).toBe('/health/liveness');
+    expect(c.startupProbe?.httpGet).toBeDefined();
+    for (const probe of [c.readinessProbe, c.livenessProbe]) expect([4000, 'http']).toContain(probe?.httpGet?.port);
+  });
+
+  it('serves each gRPC service from a headless Service with a port named grpc, the edge on a port named http', () => {
+    for (const name of GRPC_NAMES) {
+      const service = named<Service>(objects(), 'Service', name);
+      expect(service.spec.clusterIP, name).toBe('None');
+      const grpc = service.spec.ports.find((p) => p.name === 'grpc');
+      expect(grpc?.port, name).toBe(GRPC_SERVICES[name]);
+      expect(selects({ matchLabels: service.spec.selector }, podLabels(objects(), name))).toBe(true);
+    }
+    const edge = named<Service>(objects(), 'Service', 'edge');
+    expect(edge.spec.ports.find((p) => p.name === 'http')?.targetPort).toBe('http');
+    expect(selects({ matchLabels: edge.spec.selector }, podLabels(objects(), 'edge'))).toBe(true);
+  });
+
+  it('points the callers at the headless Services with dns:/// targets (round robin over the pods)', () => {
+    const edge = container(named<Deployment>(objects(), 'Deployment', 'edge'));
+    const expectTarget = (c: Container, variable: string, service: GrpcServiceName) => {
+      expect(envValue(c, variable), variable).toBe(`dns:///${service}.$(POD_NAMESPACE).svc.cluster.local:${GRPC_SERVICES[service]}`);
+      expect(c.env?.find((e) => e.name === 'POD_NAMESPACE')?.valueFrom?.fieldRef?.fieldPath).toBe('metadata.namespace');
+    };
+    expectTarget(edge, 'ACCOUNTING_ADDRESS', 'accounting');
+    expectTarget(edge, 'CHAT_ADDRESS', 'chat');
+    expectTarget(edge, 'VIDEO_ADDRESS', 'video');
+    for (const name of ['chat', 'video'] as const) {
+      expectTarget(container(named<Deployment>(objects(), 'Deployment', name)), 'ACCOUNTING_ADDRESS', 'accounting');
+    }
+  });
+
+  it('autoscales edge, chat and video with autoscaling/v2 HorizontalPodAutoscalers', () => {
+    const hpas = ofKind<HorizontalPodAutoscaler>(objects(), 'HorizontalPodAutoscaler');
+    for (const name of AUTOSCALED) {
+      const hpa = hpas.find((h) => h.spec.scaleTargetRef.name === name);
+      expect(hpa, name).toBeDefined();
+      expect(hpa?.apiVersion).toBe('autoscaling/v2');
+      expect(hpa?.spec.scaleTargetRef.kind).toBe('Deployment');
+      expect(hpa?.spec.minReplicas ?? 1).toBeLessThanOrEqual(hpa?.spec.maxReplicas ?? 0);
+      expect(hpa?.spec.metrics?.length ?? 0).toBeGreaterThan(0);
+    }
+  });
+
+  it('has a PodDisruptionBudget for every service that still lets one pod go', () => {
+    for (const name of ALL_SERVICES) {
+      const labels = podLabels(objects(), name);
+      const pdb = ofKind<PodDisruptionBudget>(objects(), 'PodDisruptionBudget').find((p) => selects(p.spec.selector, labels));
+      expect(pdb, name).toBeDefined();
+      // One replica (dev) must not block a node drain: no minAvailable that equals the replicas.
+      expect(pdb?.spec.maxUnavailable ?? pdb?.spec.minAvailable).toBeDefined();
+    }
+  });
+
+  it('lets only the callers of each gRPC service reach its gRPC port', () => {
+    for (const name of GRPC_NAMES) {
+      const labels = podLabels(objects(), name);
+      const policies = ofKind<NetworkPolicy>(objects(), 'NetworkPolicy').filter((p) => selects(p.spec.podSelector, labels));
+      expect(policies.length, `a NetworkPolicy selects ${name}`).toBeGreaterThan(0);
+      expect(policies.some((p) => p.spec.policyTypes?.includes('Ingress')), name).toBe(true);
+      const rules = rulesFor(objects(), labels, GRPC_SERVICES[name]);
+      expect(rules.length, `${name} gRPC port is reachable by someone`).toBeGreaterThan(0);
+      for (const rule of rules) {
+        // Every rule opening the gRPC port names its peers, and each is a pod of this namespace...
+        expect(rule.from?.length, `${name}: a rule without "from" opens the port to everyone`).toBeGreaterThan(0);
+        for (const peer of rule.from ?? []) {
+          expect(peer.namespaceSelector, `${name}: no other namespace`).toBeUndefined();
+          expect(peer.ipBlock, `${name}: no address blocks`).toBeUndefined();
+          expect(peer.podSelector, `${name}: pods only`).toBeDefined();
+          // ...and of the allowed callers only.
+          for (const other of ALL_SERVICES) {
+            const allowed = selects(peer.podSelector ?? {}, podLabels(objects(), other));
+            if (allowed) expect(CALLERS[name], `${other} may reach ${name}`).toContain(other);
+          }
+        }
+      }
+      // Every expected caller is let in.
+      for (const caller of CALLERS[name]) {
+        const callerLabels = podLabels(objects(), caller);
+        expect(rules.some((r) => (r.from ?? []).some((peer) => selects(peer.podSelector ?? {}, callerLabels))), `${caller} reaches ${name}`).toBe(true);
+      }
+    }
+  });
+
+  it('lets traffic into the edge on 4000, and Prometheus to every metrics port', () => {
+    expect(rulesFor(objects(), podLabels(objects(), 'edge'), 4000).length).toBeGreaterThan(0);
+    for (const name of GRPC_NAMES) {
+      expect(rulesFor(objects(), podLabels(objects(), name), 9464).length, `${name} metrics`).toBeGreaterThan(0);
+    }
+  });
+
+  it('marks every pod for Prometheus scraping on a port the container exposes', () => {
+    for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
+      const annotations = deployment.spec.template.metadata.annotations ?? {};
+      const name = deployment.metadata.name;
+      expect(annotations['prometheus.io/scrape'], name).toBe('true');
+      expect(annotations['prometheus.io/path'], name).toBe('/metrics');
+      const ports = container(deployment).ports?.map((p) => p.containerPort) ?? [];
+      expect(ports, name).toContain(Number(annotations['prometheus.io/port']));
+    }
+    for (const name of GRPC_NAMES) {
+      const c = container(named<Deployment>(objects(), 'Deployment', name));
+      expect(c.ports?.find((p) => p.name === 'metrics')?.containerPort).toBe(9464);
+      expect(envValue(c, 'METRICS_PORT')).toBe('9464');
+    }
+  });
+
+  it('mounts one valid gateway configuration from a ConfigMap into every service', () => {
+    const configMaps = ofKind<ConfigMap>(objects(), 'ConfigMap').filter((c) => c.data?.['gateway.yaml'] !== undefined);
+    expect(configMaps.length).toBe(1);
+    const configMap = configMaps[0] as ConfigMap;
+    const config = parseConfig(configMap.data?.['gateway.yaml'] ?? '', 'gateway.yaml');
+    expect(config.groups.length).toBeGreaterThan(0);
+    for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
+      const c = container(deployment);
+      const path = envValue(c, 'GATEWAY_CONFIG') ?? '';
+      const mount = c.volumeMounts?.find((m) => path.startsWith(`${m.mountPath}/`));
+      expect(mount?.readOnly, `${deployment.metadata.name} mounts its config read-only`).toBe(true);
+      const volume = deployment.spec.template.spec.volumes?.find((v) => v.name === mount?.name);
+      expect(volume?.configMap?.name).toBe(configMap.metadata.name);
+      expect(path.slice((mount?.mountPath.length ?? 0) + 1)).toBe('gateway.yaml');
+    }
+  });
+
+  it('takes NATS_URL from a ConfigMap and MongoDB and credentials from Secrets, never from plain values', () => {
+    for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
+      const c = container(deployment);
+      const name = deployment.metadata.name;
+      const configMapNames = (c.envFrom ?? []).flatMap((e) => (e.configMapRef ? [e.configMapRef.name] : []));
+      const nats = ofKind<ConfigMap>(objects(), 'ConfigMap').find((m) => configMapNames.includes(m.metadata.name) && m.data?.NATS_URL);
+      expect(nats?.data?.NATS_URL, `${name} NATS_URL`).toMatch(/^nats:\/\//);
+      for (const variable of ['MONGODB_URI', 'ADMIN_TOKEN', 'DEEPSEEK_API_KEY', 'MINIMAX_API_KEY', 'ARK_API_KEY']) {
+        expect(envValue(c, variable), `${name} ${variable} is not a plain value`).toBeUndefined();
+      }
+    }
+    const secretRef = (service: string, variable: string) =>
+      container(named<Deployment>(objects(), 'Deployment', service)).env?.find((e) => e.name === variable)?.valueFrom?.secretKeyRef;
+    expect(secretRef('accounting', 'MONGODB_URI')?.name).toMatch(/^gateway-mongodb/);
+    expect(secretRef('video', 'MONGODB_URI')?.name).toMatch(/^gateway-mongodb/);
+    expect(secretRef('edge', 'ADMIN_TOKEN')?.name).toMatch(/^gateway-admin/);
+    for (const name of ['chat', 'video']) {
+      const c = container(named<Deployment>(objects(), 'Deployment', name));
+      expect(c.envFrom?.some((e) => e.secretRef?.name.startsWith('gateway-credentials')), `${name} gets the provider credentials`).toBe(true);
+    }
+    // Provider credentials reach only the services that call providers.
+    for (const name of ['edge', 'accounting']) {
+      const c = container(named<Deployment>(objects(), 'Deployment', name));
+      expect(c.envFrom?.some((e) => e.secretRef) ?? false, name).toBe(false);
+    }
+  });
+
+  if (overlay === 'prod') {
+    it('holds no secret values: the Secrets are expected to exist, under their plain names', () => {
+      for (const secret of ofKind<Secret>(objects(), 'Secret')) {
+        expect(Object.keys(secret.data ?? {}), secret.metadata.name).toEqual([]);
+        expect(Object.keys(secret.stringData ?? {}), secret.metadata.name).toEqual([]);
+      }
+      const referenced = new Set<string>();
+      for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
+        const c = container(deployment);
+        for (const e of c.env ?? []) if (e.valueFrom?.secretKeyRef) referenced.add(e.valueFrom.secretKeyRef.name);
+        for (const e of c.envFrom ?? []) if (e.secretRef) referenced.add(e.secretRef.name);
+      }
+      expect([...referenced].sort()).toEqual([...SECRET_NAMES].sort());
+    });
+
+    it('pins the image tag and runs more replicas within wider autoscaling bounds than dev', () => {
+      for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
+        const image = container(deployment).image;
+        const tag = image.slice(image.lastIndexOf(':') + 1);
+        expect(tag, image).toMatch(/^v?\d+\.\d+\.\d+/);
+        const devReplicas = named<Deployment>(rendered.dev, 'Deployment', deployment.metadata.name).spec.replicas ?? 1;
+        expect(deployment.spec.replicas ?? 1, deployment.metadata.name).toBeGreaterThanOrEqual(2);
+        expect(deployment.spec.replicas ?? 1).toBeGreaterThan(devReplicas);
+      }
+      for (const name of AUTOSCALED) {
+        const prod = named<HorizontalPodAutoscaler>(objects(), 'HorizontalPodAutoscaler', name).spec;
+        const dev = named<HorizontalPodAutoscaler>(rendered.dev, 'HorizontalPodAutoscaler', name).spec;
+        expect(prod.minReplicas ?? 1, name).toBeGreaterThanOrEqual(2);
+        expect(prod.maxReplicas, name).toBeGreaterThan(dev.maxReplicas);
+        // The Deployment starts where its autoscaler's floor is.
+        expect(named<Deployment>(objects(), 'Deployment', name).spec.replicas).toBe(prod.minReplicas);
+      }
+    });
+
+    it('gives prod containers more resources than dev', () => {
+      for (const name of ALL_SERVICES) {
+        const prod = container(named<Deployment>(objects(), 'Deployment', name)).resources;
+        const dev = container(named<Deployment>(rendered.dev, 'Deployment', name)).resources;
+        for (const resource of ['cpu', 'memory']) {
+          expect(quantity(prod?.requests?.[resource]), `${name} ${resource}`).toBeGreaterThan(quantity(dev?.requests?.[resource]));
+          expect(quantity(prod?.limits?.[resource]), `${name} ${resource}`).toBeGreaterThan(quantity(dev?.limits?.[resource]));
+        }
+      }
+    });
+  } else {
+    it('runs one replica of each service, autoscaling to two at most', () => {
+      for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) expect(deployment.spec.replicas, deployment.metadata.name).toBe(1);
+      for (const name of AUTOSCALED) {
+        const hpa = named<HorizontalPodAutoscaler>(objects(), 'HorizontalPodAutoscaler', name).spec;
+        expect(hpa.minReplicas).toBe(1);
+        expect(hpa.maxReplicas).toBeLessThanOrEqual(2);
+      }
+    });
+
+    it('generates only placeholder Secrets, and every Secret the pods use', () => {
+      const secrets = ofKind<Secret>(objects(), 'Secret');
+      const decoded = (name: string): Record<string, string> => {
+        const secret = secrets.find((s) => s.metadata.name.startsWith(`${name}-`));
+        if (!secret) throw new Error(`no generated Secret ${name}`);
+        return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+      };
+      expect(decoded('gateway-admin').ADMIN_TOKEN).toMatch(/replace-me/);
+      for (const [variable, value] of Object.entries(decoded('gateway-credentials'))) expect(value, variable).toBe('');
+      const mongodb = decoded('gateway-mongodb').MONGODB_URI ?? '';
+      expect(mongodb).toMatch(/^mongodb:\/\//);
+      expect(mongodb, 'no credentials in the placeholder URI').not.toContain('@');
+      const generated = new Set(secrets.map((s) => s.metadata.name));
+      for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
+        const c = container(deployment);
+        for (const e of c.env ?? []) if (e.valueFrom?.secretKeyRef) expect(generated).toContain(e.valueFrom.secretKeyRef.name);
+        for (const e of c.envFrom ?? []) if (e.secretRef) expect(generated).toContain(e.secretRef.name);
+      }
+    });
+  }
+});
+
+describe('kustomize', () => {
+  it('is found without a download (reports where from)', () => {
+    expect(kustomize.source.length).toBeGreaterThan(0);
+  });
+});
