@@ -21,6 +21,11 @@ export const channelOptions: ChannelOptions = {
   // A target naming several replicas (ipv4:a,b or dns:/// over a headless Service) spreads
   // calls over all of them rather than pinning to the first.
   'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  // Servers end each connection after about five minutes (clients reconnect at once), so a
+  // client balancing over a headless Service looks up its DNS name again and reaches pods added
+  // since; calls still running on the old connection get an hour to finish.
+  'grpc.max_connection_age_ms': 5 * 60_000,
+  'grpc.max_connection_age_grace_ms': 60 * 60_000,
 };
 
 /** Metadata key carrying the edge's request id through every hop. */
