@@ -1,6 +1,6 @@
-import type { Logger } from '@gateway/logging';
+import { runOutsideScope, type Logger } from '@gateway/logging';
 import {
-  subjectMatches, type BroadcastHandler, type Bus, type BusEvent, type EventHandler, type Subscription,
+  subjectMatches, type BroadcastHandler, type Bus, type BusEvent, type BusStats, type EventHandler, type Subscription,
 } from './port.js';
 
 // The embedded bus: everything stays in this process. It keeps the port's promises that matter
@@ -11,6 +11,8 @@ const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 /** Events kept for a consumer that has not started; a process whose consumer lives elsewhere must not grow without bound. */
 const MAX_UNCLAIMED = 10_000;
 const MAX_RETRY_DELAY_MS = 5000;
+/** How long closing a consumer waits for its queued events to be handled. */
+const CLOSE_DRAIN_MS = 10_000;
 
 interface Consumer {
   filter: string;
@@ -60,10 +62,12 @@ export class InProcessBus implements Bus {
         // consumers such as the ledger stay off the request's path.
         if (!consumer.running && !consumer.scheduled) {
           consumer.scheduled = true;
-          setImmediate(() => {
+          // Outside the publisher's request scope: the consumer handles events of many
+          // requests in one run, and its log lines must not name the first of them.
+          runOutsideScope(() => setImmediate(() => {
             consumer.scheduled = false;
             void this.#drain(consumer);
-          });
+          }));
         }
       }
     }
@@ -102,6 +106,13 @@ export class InProcessBus implements Bus {
     void this.#drain(consumer);
     return {
       close: async () => {
+        // Events published before the close are handled first: in this process nothing else
+        // ever would (a shutdown must not lose spend). Bounded, for a handler that keeps failing.
+        const deadline = Date.now() + CLOSE_DRAIN_MS;
+        while (!consumer.closed && (consumer.queue.length > 0 || consumer.running) && Date.now() < deadline) {
+          if (!consumer.running) void this.#drain(consumer);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
         consumer.closed = true;
       },
     };
@@ -132,6 +143,15 @@ export class InProcessBus implements Bus {
 
   async ping(): Promise<void> {
     this.#assertOpen();
+  }
+
+  async stats(): Promise<BusStats> {
+    const consumerLag: Record<string, number> = {};
+    for (const [name, consumer] of this.#consumers) {
+      // The event a running handler holds is delivered; the rest wait.
+      if (!consumer.closed) consumerLag[name] = Math.max(0, consumer.queue.length - (consumer.running ? 1 : 0));
+    }
+    return { outboxDepth: 0, consumerLag };
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@ import {
   type ConsumerMessages, type JetStreamClient, type JetStreamManager, type NatsConnection,
 } from 'nats';
 import { SPEND_STREAM } from './events.js';
-import type { BroadcastHandler, Bus, EventHandler, Subscription } from './port.js';
+import type { BroadcastHandler, Bus, BusStats, EventHandler, Subscription } from './port.js';
 
 // The bus over NATS: durable events on JetStream (stream SPEND, subjects spend.v1.>, the event's
 // idempotency id as the message id, so a republished event is dropped within the duplicate
@@ -43,7 +43,9 @@ export class NatsBus implements Bus {
   readonly #js: JetStreamClient;
   readonly #jsm: JetStreamManager;
   readonly #options: Required<Omit<NatsBusOptions, 'outbox' | 'logger'>> & Pick<NatsBusOptions, 'outbox' | 'logger'>;
-  readonly #consumers = new Set<{ closed: boolean; messages: ConsumerMessages | undefined }>();
+  readonly #consumers = new Set<{ durableName: string; closed: boolean; messages: ConsumerMessages | undefined }>();
+  /** The last num_pending JetStream reported per durable consumer, kept while it cannot answer. */
+  readonly #lastLag = new Map<string, number>();
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing = false;
   #closed = false;
@@ -150,7 +152,7 @@ export class NatsBus implements Bus {
     } catch {
       await this.#jsm.consumers.add(stream, config);
     }
-    const state: { closed: boolean; messages: ConsumerMessages | undefined } = { closed: false, messages: undefined };
+    const state: { durableName: string; closed: boolean; messages: ConsumerMessages | undefined } = { durableName, closed: false, messages: undefined };
     this.#consumers.add(state);
     const run = async () => {
       let failures = 0;
@@ -204,6 +206,27 @@ export class NatsBus implements Bus {
       },
     });
     return { close: async () => subscription.unsubscribe() };
+  }
+
+  /**
+   * The outbox's size, and JetStream's num_pending for each durable consumer this process runs.
+   * While NATS cannot answer (when the outbox matters most), consumers report their last known lag.
+   */
+  async stats(): Promise<BusStats> {
+    const names = [...new Set([...this.#consumers].map((consumer) => consumer.durableName))];
+    const [outboxDepth] = await Promise.all([
+      this.outboxSize(),
+      ...names.map((name) => this.#jsm.consumers.info(this.#options.streamName, name).then(
+        (info) => { this.#lastLag.set(name, info.num_pending); },
+        () => undefined,
+      )),
+    ]);
+    const consumerLag: Record<string, number> = {};
+    for (const name of names) {
+      const lag = this.#lastLag.get(name);
+      if (lag !== undefined) consumerLag[name] = lag;
+    }
+    return { outboxDepth, consumerLag };
   }
 
   async ping(): Promise<void> {

@@ -18,6 +18,14 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** What the bus reports for the metrics (gateway_bus_outbox_depth, gateway_bus_consumer_lag). */
+export interface BusStats {
+  /** Events kept locally until the broker acknowledges them (always 0 in process). */
+  outboxDepth: number;
+  /** Events not yet delivered, by durable consumer this process runs. */
+  consumerLag: Readonly<Record<string, number>>;
+}
+
 export interface Bus {
   readonly kind: 'in-process' | 'nats';
   /** Resolves once the bus has accepted the event; a repeated id is accepted and dropped. */
@@ -33,6 +41,8 @@ export interface Bus {
   subscribe<T>(filter: string, handler: BroadcastHandler<T>): Promise<Subscription>;
   /** Resolves while the bus is connected. */
   ping(): Promise<void>;
+  /** Outbox depth and consumer lag; may ask the broker, so callers cache it. */
+  stats(): Promise<BusStats>;
   close(): Promise<void>;
 }
 

@@ -30,6 +30,19 @@ describe('InProcessBus', () => {
     await bus.close();
   });
 
+  it('handle what was queued before a consumer closes (a shutdown loses no spend)', async () => {
+    const bus = new InProcessBus();
+    const applied: string[] = [];
+    const subscription = await bus.consume('spend.v1.>', 'accounting', async (event) => {
+      await new Promise((r) => setTimeout(r, 2));
+      applied.push(event.id);
+    });
+    for (let i = 0; i < 20; i += 1) await bus.publish('spend.v1.chat', `e${i}`, { i });
+    await subscription.close();
+    expect(applied).toHaveLength(20);
+    await bus.close();
+  });
+
   it('redelivers an event until its handler succeeds, in order', async () => {
     const bus = new InProcessBus({ retryDelayMs: 1 });
     let failures = 2;

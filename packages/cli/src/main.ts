@@ -75,7 +75,7 @@ async function startSeparate(replicasText: string | undefined, autoPorts: boolea
     fail((error as Error).message);
   }
   const pids = Object.fromEntries([...running.children].map(([name, child]) => [name, child.pid]));
-  logger.info({ listening: running.edges[0], edges: running.edges, pids }, 'gateway ready');
+  logger.info({ listening: running.edges[0], edges: running.edges, metrics: running.metrics, pids }, 'gateway ready');
   closeOnSignal(logger, () => running.close());
 }
 

@@ -32,6 +32,8 @@ export interface ProcessesOptions {
 export interface RunningProcesses {
   /** The edges' base URLs. */
   edges: string[];
+  /** Where each process serves Prometheus metrics. */
+  metrics: Readonly<Record<string, string>>;
   /** Every child, by name (`chat-1`, `chat-2`, …). */
   children: ReadonlyMap<string, ChildProcess>;
   /** Resolves once close() has stopped every child. */
@@ -68,14 +70,21 @@ interface Planned {
   name: string;
   service: ServiceName;
   port: number;
+  /** Where a gRPC service serves /metrics (the edges serve it on their HTTP port). */
+  metricsPort?: number;
 }
+
+/** The first gRPC process's metrics port when ports are not picked at start; the next ones count up. */
+const METRICS_BASE_PORT = 9464;
 
 async function plan(replicas: Replicas, autoPorts: boolean, env: Env): Promise<Planned[]> {
   const planned: Planned[] = [];
+  let metricsPort = METRICS_BASE_PORT;
   for (const service of ORDER) {
     for (let i = 0; i < replicas[service]; i += 1) {
       const base = service === 'edge' ? Number(env.PORT ?? DEFAULT_PORTS.edge) : DEFAULT_PORTS[service];
-      planned.push({ name: `${service}-${i + 1}`, service, port: autoPorts ? await freePort() : base + 10 * i });
+      const metrics = service === 'edge' ? undefined : autoPorts ? await freePort() : metricsPort++;
+      planned.push({ name: `${service}-${i + 1}`, service, port: autoPorts ? await freePort() : base + 10 * i, ...(metrics ? { metricsPort: metrics } : {}) });
     }
   }
   return planned;
@@ -107,6 +116,10 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
   let stopping = false;
   let stopped: () => void = () => undefined;
   const exited = new Promise<void>((r) => { stopped = r; });
+  // However this process ends (a second signal exits at once), its children end with it.
+  process.once('exit', () => {
+    for (const child of children.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
 
   const stopAll = async (): Promise<void> => {
     stopping = true;
@@ -123,7 +136,9 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
     const childEnv: NodeJS.ProcessEnv = {
       ...process.env, ...env, ...addresses,
       GATEWAY_DATA_DIR: join(root, p.name),
-      ...(p.service === 'edge' ? { PORT: String(p.port), HOST: env.HOST ?? '127.0.0.1' } : { GRPC_HOST: '127.0.0.1', GRPC_PORT: String(p.port) }),
+      ...(p.service === 'edge'
+        ? { PORT: String(p.port), HOST: env.HOST ?? '127.0.0.1' }
+        : { GRPC_HOST: '127.0.0.1', GRPC_PORT: String(p.port), METRICS_PORT: String(p.metricsPort ?? 0) }),
     };
     const child = spawn(process.execPath, [BIN, 'start', '--service', p.service], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
     children.set(p.name, child);
@@ -158,6 +173,7 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
   const host = env.HOST === undefined || env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST;
   return {
     edges: planned.filter((p) => p.service === 'edge').map((p) => `http://${host}:${p.port}`),
+    metrics: Object.fromEntries(planned.map((p) => [p.name, p.service === 'edge' ? `http://${host}:${p.port}/metrics` : `http://127.0.0.1:${p.metricsPort ?? 0}/metrics`])),
     children,
     exited,
     close: stopAll,

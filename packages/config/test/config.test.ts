@@ -32,7 +32,7 @@ describe('the shipped example configuration', () => {
     const h3 = config.groups.find((g) => g.id === 'alpha-h3');
     expect(h3?.mode === 'video' && h3.video).toMatchObject({ minSeconds: 4, maxSeconds: 15, defaultResolution: '768P', imageInput: 'first_frame' });
     expect(h3?.mode === 'video' && h3.price.nanosByResolution).toEqual({ '768P': 80_000_000, '2K': 130_000_000 });
-    expect(config.server).toEqual({ bodyLimitBytes: 16 * 1024 * 1024, keyCacheTtlMs: 1000, modelsCacheTtlMs: 5000, reservationMaxAgeMs: 6 * 3600 * 1000 });
+    expect(config.server).toEqual({ bodyLimitBytes: 16 * 1024 * 1024, keyCacheTtlMs: 1000, modelsCacheTtlMs: 5000, reservationMaxAgeMs: 6 * 3600 * 1000, shutdownGraceMs: 25_000 });
   });
 
   it('serves a group only while one of its credential variables is set and non-empty', async () => {

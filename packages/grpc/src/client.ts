@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { protos, type HealthCheckResponse__Output, type HealthClient } from '@gateway/protos';
+import { injectTraceContext } from '@gateway/telemetry';
 import { fromServiceError, isServiceError } from './errors.js';
 import { channelOptions, REQUEST_ID_KEY } from './options.js';
 
@@ -14,6 +15,8 @@ export interface CallContext {
   deadlineMs?: number;
   /** Retries on UNAVAILABLE; defaults to 2. Set 0 for calls that must not repeat. */
   retries?: number;
+  /** Receives the response's leading metadata (before the response itself). */
+  onResponseMetadata?: (metadata: grpc.Metadata) => void;
 }
 
 // A generated client method is overloaded; conditional types see its last overload,
@@ -25,9 +28,11 @@ type FullUnaryMethod = (
   argument: unknown, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<unknown>,
 ) => grpc.ClientUnaryCall;
 
+/** The request id and the current trace context (W3C traceparent/tracestate) for an outgoing call. */
 export function callMetadata(context: CallContext): grpc.Metadata {
   const metadata = new grpc.Metadata();
   if (context.requestId) metadata.set(REQUEST_ID_KEY, context.requestId);
+  injectTraceContext(metadata);
   return metadata;
 }
 
@@ -44,10 +49,11 @@ export async function unary<M extends AnyUnaryMethod>(
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await new Promise<ResponseOf<M>>((resolve, reject) => {
-        (method as unknown as FullUnaryMethod).call(client, request, metadata, { deadline }, (error, response) => {
+        const call = (method as unknown as FullUnaryMethod).call(client, request, metadata, { deadline }, (error, response) => {
           if (error) reject(error);
           else resolve(response as ResponseOf<M>);
         });
+        if (context.onResponseMetadata) call.on('metadata', context.onResponseMetadata);
       });
     } catch (error) {
       const backoff = RETRY_BACKOFF_MS * 2 ** attempt;

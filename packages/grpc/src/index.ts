@@ -5,3 +5,4 @@ export {
 } from './client.js';
 export { toServiceError, fromServiceError, isServiceError } from './errors.js';
 export { channelOptions, MAX_MESSAGE_BYTES, REQUEST_ID_KEY } from './options.js';
+export { UPSTREAM_MS_KEY, upstreamMetadata, upstreamMsOf } from './upstream-time.js';

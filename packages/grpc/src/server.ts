@@ -1,15 +1,21 @@
 import * as grpc from '@grpc/grpc-js';
 import { asGatewayError, GatewayError } from '@gateway/errors';
-import type { Logger } from '@gateway/logging';
+import { runInScope, type Logger } from '@gateway/logging';
 import { protos, type HealthHandlers } from '@gateway/protos';
+import {
+  contextFromMetadata, endServerScope, grpcCallSeries, startServerScope, type GrpcCallSeries, type ServerSpanOptions, type TracedScope,
+} from '@gateway/telemetry';
 import { toServiceError } from './errors.js';
 import { channelOptions, REQUEST_ID_KEY } from './options.js';
+import { upstreamMetadata } from './upstream-time.js';
 
 /** A dependency probe: resolves while the dependency is usable. */
 export type ReadinessCheck = () => Promise<void>;
 
 export interface GrpcServerOptions {
   logger: Logger;
+  /** The gateway service it serves (chat, video, accounting): the `service` label of its metrics. */
+  service?: string;
   /** Named probes; the service reports NOT_SERVING while any rejects. */
   checks?: Readonly<Record<string, ReadinessCheck>>;
   /** How long in-flight calls may run on close before they are cut. */
@@ -22,6 +28,12 @@ export interface CallInfo {
   metadata: grpc.Metadata;
   /** Aborted when the caller cancels or the deadline passes. */
   signal: AbortSignal;
+  /**
+   * Milliseconds the handler spent waiting on upstream providers; a handler that calls them adds
+   * to it. When set it goes back to the caller as leading metadata (x-upstream-ms), before the
+   * first message, so the edge can tell the gateway's own time from the upstream's.
+   */
+  upstreamMs: number;
 }
 
 export function requestIdOf(metadata: grpc.Metadata): string | undefined {
@@ -46,10 +58,20 @@ function callSignal(call: CancellableCall): { signal: AbortSignal; finish: () =>
   return { signal: controller.signal, finish: () => { finished = true; } };
 }
 
+/** Statuses that mean the server failed (OpenTelemetry's gRPC convention); the others are the caller's. */
+const SERVER_FAULTS: ReadonlySet<string> = new Set(['UNKNOWN', 'DEADLINE_EXCEEDED', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS']);
+
+/** The status name a failure ends a call with, as the metrics label it. */
+function statusName(code: grpc.status | undefined): string {
+  return code === undefined ? 'UNKNOWN' : (grpc.status[code] ?? String(code));
+}
+
 /**
  * A gRPC server with the gateway's conventions: async handlers whose GatewayErrors become
  * statuses with the stable code in trailing metadata, grpc.health.v1 backed by dependency
- * probes, and a bounded graceful shutdown.
+ * probes, and a bounded graceful shutdown. Every call runs in the caller's trace (W3C
+ * `traceparent` in metadata) and request scope, so log lines and onward calls carry both, and
+ * is counted and timed (gateway_grpc_server_*).
  */
 export class GrpcServer {
   readonly #server = new grpc.Server(channelOptions);
@@ -57,10 +79,12 @@ export class GrpcServer {
   readonly #checks: Readonly<Record<string, ReadinessCheck>>;
   readonly #serviceNames = new Set<string>(['']);
   readonly #shutdownGraceMs: number;
+  readonly #service: string;
   #draining = false;
 
   constructor(options: GrpcServerOptions) {
     this.#logger = options.logger;
+    this.#service = options.service ?? 'unknown';
     this.#checks = options.checks ?? {};
     this.#shutdownGraceMs = options.shutdownGraceMs ?? 10_000;
     this.#server.addService(protos().grpc.health.v1.Health.service, this.#healthHandlers());
@@ -79,19 +103,28 @@ export class GrpcServer {
 
   /** Wraps an async function as a unary handler. */
   unary<Req, Res>(name: string, handler: (request: Req, call: CallInfo) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+    const method = this.#method(name);
     return (call, callback) => {
+      const startedAt = performance.now();
       const { signal, finish } = callSignal(call);
-      const info: CallInfo = { requestId: requestIdOf(call.metadata), metadata: call.metadata, signal };
-      handler(call.request, info).then(
+      const requestId = requestIdOf(call.metadata);
+      const scope = startServerScope(contextFromMetadata(call.metadata), requestId, method.span);
+      const info: CallInfo = { requestId, metadata: call.metadata, signal, upstreamMs: 0 };
+      // The reactions are attached inside the scope too, so what they log names the call.
+      void runInScope(scope, () => handler(call.request, info).then(
         (response) => {
           finish();
+          if (info.upstreamMs > 0) call.sendMetadata(upstreamMetadata(info.upstreamMs));
           callback(null, response);
+          this.#succeeded(method, startedAt, scope);
         },
         (error: unknown) => {
           finish();
-          callback(this.#failure(name, error, info.requestId));
+          const failure = this.#failure(name, error);
+          callback(failure);
+          this.#failed(method, startedAt, scope, info.signal.aborted ? 'CANCELLED' : statusName(failure.code));
         },
-      );
+      ));
     };
   }
 
@@ -102,34 +135,71 @@ export class GrpcServer {
   serverStream<Req, Res>(
     name: string, handler: (request: Req, write: (message: Res) => Promise<void>, call: CallInfo) => Promise<void>,
   ): grpc.handleServerStreamingCall<Req, Res> {
+    const method = this.#method(name);
     return (call) => {
+      const startedAt = performance.now();
       const { signal, finish } = callSignal(call);
-      const info: CallInfo = { requestId: requestIdOf(call.metadata), metadata: call.metadata, signal };
+      const requestId = requestIdOf(call.metadata);
+      const scope = startServerScope(contextFromMetadata(call.metadata), requestId, method.span);
+      const info: CallInfo = { requestId, metadata: call.metadata, signal, upstreamMs: 0 };
+      let started = false;
       const write = (message: Res): Promise<void> => {
         if (info.signal.aborted) return Promise.reject(new GatewayError('service_unavailable', { message: 'The caller went away.' }));
+        if (!started) {
+          started = true;
+          if (info.upstreamMs > 0) call.sendMetadata(upstreamMetadata(info.upstreamMs));
+        }
         if (call.write(message)) return Promise.resolve();
         return new Promise((resolve) => call.once('drain', resolve));
       };
-      handler(call.request, write, info).then(
+      void runInScope(scope, () => handler(call.request, write, info).then(
         () => {
           finish();
           call.end();
+          this.#succeeded(method, startedAt, scope);
         },
         // grpc-js turns an 'error' event carrying a status into the call's final status.
         (error: unknown) => {
           finish();
-          call.emit('error', this.#failure(name, error, info.requestId));
+          const failure = this.#failure(name, error);
+          call.emit('error', failure);
+          this.#failed(method, startedAt, scope, info.signal.aborted ? 'CANCELLED' : statusName(failure.code));
         },
-      );
+      ));
     };
   }
 
-  #failure(name: string, error: unknown, requestId: string | undefined): Partial<grpc.StatusObject> {
+  /** What a method's calls share: its span options and its series for successful calls, built once. */
+  #method(name: string): MethodTelemetry {
+    return {
+      name,
+      span: { name: `${this.#service}/${name}`, attributes: { 'rpc.system': 'grpc', 'rpc.method': name, 'gateway.service': this.#service } },
+      ok: grpcCallSeries(this.#service, name, 'OK'),
+    };
+  }
+
+  #succeeded(method: MethodTelemetry, startedAt: number, scope: TracedScope): void {
+    const ms = performance.now() - startedAt;
+    method.ok.handled.inc();
+    method.ok.handling.observe(ms / 1000);
+    endServerScope(scope);
+    if (this.#logger.isLevelEnabled('debug')) this.#logger.debug({ rpc: method.name, code: 'OK', ms: Math.round(ms * 1000) / 1000 }, 'rpc handled');
+  }
+
+  #failed(method: MethodTelemetry, startedAt: number, scope: TracedScope, code: string): void {
+    const series = grpcCallSeries(this.#service, method.name, code);
+    series.handled.inc();
+    series.handling.observe((performance.now() - startedAt) / 1000);
+    endServerScope(scope, SERVER_FAULTS.has(code) ? code : undefined, scope.span.isRecording() ? { 'rpc.grpc.status_code': code } : undefined);
+  }
+
+  /** Runs in the call's scope, so its log lines carry the request and trace ids. */
+  #failure(name: string, error: unknown): Partial<grpc.StatusObject> {
     const gatewayError = asGatewayError(error);
     if (gatewayError.code === 'internal_error') {
-      this.#logger.error({ err: error, rpc: name, requestId }, 'rpc failed');
+      this.#logger.error({ err: error, rpc: name }, 'rpc failed');
     } else {
-      this.#logger.debug({ code: gatewayError.code, rpc: name, requestId }, 'rpc answered with an error');
+      this.#logger.debug({ code: gatewayError.code, rpc: name }, 'rpc answered with an error');
     }
     return toServiceError(gatewayError);
   }
@@ -202,6 +272,12 @@ export class GrpcServer {
       },
     };
   }
+}
+
+interface MethodTelemetry {
+  name: string;
+  span: ServerSpanOptions;
+  ok: GrpcCallSeries;
 }
 
 async function withTimeout(check: ReadinessCheck, ms: number): Promise<void> {

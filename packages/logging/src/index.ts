@@ -1,6 +1,8 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { scopeFields } from './scope.js';
 
 export type { Logger } from 'pino';
+export { currentScope, runInScope, runOutsideScope, type RequestScope } from './scope.js';
 
 /**
  * Paths pino replaces with "[redacted]" wherever they appear in a log object. Keys, admin tokens,
@@ -43,6 +45,9 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     base: options.name ? { service: options.name } : {},
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    // Every line written while a request is handled names it (and its trace), in every service,
+    // without threading ids through each call; a field the line sets itself wins.
+    mixin: scopeFields,
   };
   return options.destination ? pino(config, options.destination) : pino(config);
 }

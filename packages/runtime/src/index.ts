@@ -198,3 +198,4 @@ export async function runAlone(
 }
 
 export { perCallBudget, unlimitedBudget, type BudgetAuthority, type BudgetClaim, type CallBudget, type ReserveInput } from './budget.js';
+export { DEFAULT_METRICS_PORT, metricsListenOptions, startMetricsServer, withProcessTelemetry, type MetricsServer, type MetricsServerOptions, type ProcessTelemetryOptions } from './metrics-server.js';

@@ -4,6 +4,7 @@ import { protos, type AccountingServiceHandlers, type Key } from '@gateway/proto
 import type { ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
 import { GatewayError } from '@gateway/errors';
+import { observeBus, spendSeries } from '@gateway/telemetry';
 import { keyAllows, KeyRepository, type KeyRecord } from './domain/keys.js';
 import { Reservations } from './domain/reservations.js';
 import { Ledger } from './domain/ledger.js';
@@ -49,7 +50,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   const reservations = await Reservations.open(store, keys, async (keyId) => (ledger ? ledger.rebuild(keyId) : 0), store.kind === 'mongodb');
   ledger = await Ledger.open(store, reservations);
   const figures = (key: KeyRecord) => reservations.figures(key);
-  const server = new GrpcServer({ logger, shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });
+  const server = new GrpcServer({ logger, service: 'accounting', shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });
 
   const keyChanged = (key_id: string, change: KeyChangedEvent['change']) =>
     bus.broadcast<KeyChangedEvent>(KEYS_CHANGED_SUBJECT, { key_id, change }).catch((error: unknown) => {
@@ -138,8 +139,11 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
 
   const consumer: Subscription = await bus.consume<SpendEvent>(SPEND_SUBJECTS, SPEND_CONSUMER, async (event) => {
     const applied = await ledger!.apply(event.data);
+    // Only a newly applied event counts: a redelivered one is already in the ledger and the series.
+    if (applied) spendSeries(event.data.group, event.data.kind).inc(event.data.cost_nano_usd);
     logger.debug({ eventId: event.id, keyId: event.data.key_id, applied }, 'spend event');
   });
+  const unobserveBus = observeBus(bus);
 
   // Holds a crashed caller left behind go back to the key after the configured age.
   const sweeper = setInterval(() => {
@@ -154,6 +158,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
     server, keys, ledger: ledger!, reservations,
     stop: async () => {
       clearInterval(sweeper);
+      unobserveBus();
       await consumer.close();
       await reservations.close();
     },

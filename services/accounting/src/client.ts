@@ -1,4 +1,5 @@
 import { GatewayError, isErrorCode } from '@gateway/errors';
+import { currentScope, runInScope, runOutsideScope, type RequestScope } from '@gateway/logging';
 import type { BudgetAuthority, ReserveInput } from '@gateway/runtime';
 import { createClient, unary, type CallContext } from '@gateway/grpc';
 import { protos, type AccountingServiceClient, type GetUsageResponse__Output, type Key__Output } from '@gateway/protos';
@@ -94,6 +95,9 @@ function required<T>(value: T | null | undefined): T {
 
 interface PendingHold {
   input: ReserveInput;
+  requestId: string | undefined;
+  /** The caller's request and trace, for a hold that travels alone. */
+  scope: RequestScope | undefined;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -115,10 +119,13 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
       inFlight = false;
       flush();
     };
-    const send = batch.length === 1
-      ? client.reserveBudget(batch[0]!.input).then((available) => [available] as (number | GatewayError)[])
+    // A hold travelling alone goes in its caller's request and trace; a batch serves several
+    // requests, so it goes in none (a flush after a round trip runs in that trip's context).
+    const only = batch.length === 1 ? batch[0] : undefined;
+    const send = (): Promise<(number | GatewayError)[]> => only
+      ? client.reserveBudget(only.input, { requestId: only.requestId }).then((available) => [available])
       : client.reserveBudgets(batch.map((p) => p.input));
-    send.then((results) => {
+    (only?.scope ? runInScope(only.scope, send) : runOutsideScope(send)).then((results) => {
       batch.forEach((pending, i) => {
         const result = results[i];
         if (result instanceof GatewayError) pending.reject(result);
@@ -130,8 +137,8 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
     }).finally(done);
   };
   return {
-    reserve: (input) => new Promise<void>((resolve, reject) => {
-      queue.push({ input, resolve, reject });
+    reserve: (input, requestId) => new Promise<void>((resolve, reject) => {
+      queue.push({ input, requestId, scope: currentScope(), resolve, reject });
       flush();
     }),
     release: async (reservationId, requestId) => {

@@ -1,8 +1,9 @@
 import { servedGroups, type ChatGroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
-import { GrpcServer } from '@gateway/grpc';
+import { GrpcServer, type CallInfo } from '@gateway/grpc';
 import { protos, type ChatServiceHandlers } from '@gateway/protos';
 import { modelGroupMessage, perCallBudget, unlimitedBudget, type CallBudget, type ServiceDeps } from '@gateway/runtime';
+import { observeBus } from '@gateway/telemetry';
 import { ChatCompletions, type CompletionInput } from './domain/completions.js';
 import { busMeter } from './domain/metering.js';
 import { Router } from './domain/router.js';
@@ -45,26 +46,29 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   const budget = deps.budget ?? perCallBudget(unlimitedBudget);
   const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger, budget);
 
-  const server = new GrpcServer({ logger, shutdownGraceMs: config.server.shutdownGraceMs, checks: { bus: () => bus.ping() } });
+  const server = new GrpcServer({ logger, service: 'chat', shutdownGraceMs: config.server.shutdownGraceMs, checks: { bus: () => bus.ping() } });
   // Credentials are read once at start: a served group stays served for the process's life.
   const served = servedGroups(config, 'chat', env).map(modelGroupMessage);
-  const input = (request: CompletionRequest, requestId: string | undefined, signal: AbortSignal): CompletionInput => {
+  // The call's CallInfo collects the upstream time, which goes back to the edge as x-upstream-ms.
+  const input = (request: CompletionRequest, call: CallInfo): CompletionInput => {
     if (!request.key_id || !request.group) throw new GatewayError('invalid_request', { message: 'key_id and group are required.' });
-    return { keyId: request.key_id, model: request.model, groupId: request.group, body: request.body, requestId, signal };
+    return { keyId: request.key_id, model: request.model, groupId: request.group, body: request.body, requestId: call.requestId, signal: call.signal, timing: call };
   };
   const handlers: ChatServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
     CreateChatCompletion: server.unary('CreateChatCompletion', async (request: CompletionRequest, call) => ({
-      body: await completions.create(input(request, call.requestId, call.signal)),
+      body: await completions.create(input(request, call)),
     })),
     StreamChatCompletion: server.serverStream('StreamChatCompletion', async (request: CompletionRequest, write, call) => {
-      await completions.stream(input(request, call.requestId, call.signal), (chunks) => write({ chunks }));
+      await completions.stream(input(request, call), (chunks) => write({ chunks }));
     }),
   };
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, handlers);
+  const unobserveBus = observeBus(bus);
   return {
     server, completions, router,
     stop: async () => {
+      unobserveBus();
       await budget.close();
       await upstream.close();
     },

@@ -1,5 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
-import { callMetadata, createClient, DEFAULT_DEADLINE_MS, unary, type CallContext } from '@gateway/grpc';
+import { callMetadata, createClient, DEFAULT_DEADLINE_MS, unary, upstreamMsOf, type CallContext } from '@gateway/grpc';
 import { protos, type ChatServiceClient, type ModelGroup__Output } from '@gateway/protos';
 
 export interface CompletionCall {
@@ -12,7 +12,18 @@ export interface CompletionCall {
   body: Buffer;
 }
 
-/** A streamed completion: messages of one or more chunks; cancel() aborts the upstream call. */
+/** A plain completion: the response body, and how long the chat service waited on upstreams for it. */
+export interface Completion {
+  body: Buffer;
+  /** From the response's x-upstream-ms metadata; undefined when the service did not say. */
+  upstreamMs: number | undefined;
+}
+
+/**
+ * A streamed completion: messages of one or more chunks; cancel() aborts the upstream call. Its
+ * leading metadata ('metadata' event, before the first message) names the upstream time to the
+ * first chunk (read it with upstreamMsOf).
+ */
 export type CompletionStream = grpc.ClientReadableStream<{ chunks: Buffer[] }>;
 
 /** The chat service as the edge sees it. */
@@ -28,11 +39,12 @@ export class ChatClient {
   }
 
   /** Not retried here: the chat service retries upstreams itself, and a repeat could bill twice. */
-  async createChatCompletion(call: CompletionCall, context: CallContext = {}): Promise<Buffer> {
+  async createChatCompletion(call: CompletionCall, context: CallContext = {}): Promise<Completion> {
+    let upstreamMs: number | undefined;
     const response = await unary(this.#client, this.#client.CreateChatCompletion, {
       key_id: call.keyId, model: call.model, group: call.group, body: call.body,
-    }, { retries: 0, ...context });
-    return response.body;
+    }, { retries: 0, ...context, onResponseMetadata: (metadata) => { upstreamMs = upstreamMsOf(metadata); } });
+    return { body: response.body, upstreamMs };
   }
 
   streamChatCompletion(call: CompletionCall, context: CallContext = {}): CompletionStream {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { KEYS_CHANGED_SUBJECT, type Bus, type KeyChangedEvent } from '@gateway/bus';
-import type { GatewayConfig } from '@gateway/config';
+import type { Env, GatewayConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
@@ -14,6 +14,7 @@ import { modelsRoutes } from './routes/models.js';
 import { usageRoutes } from './routes/usage.js';
 import { chatRoutes } from './routes/chat.js';
 import { videoRoutes } from './routes/videos.js';
+import { installTelemetry } from './telemetry.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,6 +30,8 @@ export interface EdgeAppOptions {
   /** Admin routes exist only when this is a non-empty string. */
   adminToken: string | undefined;
   isClosing?: () => boolean;
+  /** Where the trace exporter variables are read; defaults to process.env. */
+  env?: Env;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -69,6 +72,7 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   app.addHook('onClose', async () => keyChanges.close());
 
   installErrorHandling(app);
+  await installTelemetry(app, { bus, env: options.env ?? process.env });
   // Bodies are JSON; anything else is refused with 415 rather than parsed as text.
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', (request, reply, done) => {

@@ -28,6 +28,11 @@ export class ModelCatalog {
     return groups.find((g) => g.id === model) ?? groups.find((g) => g.aliases.includes(model));
   }
 
+  /** The served group id a `model` string names, from the cache only (no call): for metric labels. */
+  cachedGroupId(model: string): string | undefined {
+    return this.#cached?.byName.get(model)?.id;
+  }
+
   async #load(requestId: string | undefined): Promise<ModelGroup__Output[]> {
     const context = { requestId, deadlineMs: 2000 };
     const results = await Promise.allSettled([

@@ -3,6 +3,7 @@ import { GrpcServer } from '@gateway/grpc';
 import { protos, type VideoJob, type VideoServiceHandlers } from '@gateway/protos';
 import { modelGroupMessage, unlimitedBudget, type BudgetAuthority, type ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
+import { observeBus } from '@gateway/telemetry';
 import { VideoJobs } from './domain/jobs.js';
 import { TaskRepository, type TaskRecord } from './domain/tasks.js';
 import { videoProviders } from './providers/index.js';
@@ -70,7 +71,7 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
     budget: deps.budget ?? unlimitedBudget,
   });
 
-  const server = new GrpcServer({ logger, shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });
+  const server = new GrpcServer({ logger, service: 'video', shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });
   const served = servedGroups(config, 'video', env).map(modelGroupMessage);
   const handlers: VideoServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
@@ -90,10 +91,12 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
   };
   server.addService('gateway.video.v1.VideoService', protos().gateway.video.v1.VideoService.service, handlers);
   if (deps.poller !== false) jobs.start();
+  const unobserveBus = observeBus(bus);
   return {
     server,
     jobs,
     stop: async () => {
+      unobserveBus();
       await jobs.stop();
       await http.close();
     },

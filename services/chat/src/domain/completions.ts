@@ -3,6 +3,7 @@ import type { ChatGroupConfig, RouterConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
 import type { BudgetClaim, CallBudget } from '@gateway/runtime';
+import { recordClientSpan, tracingEnabled, upstreamSeries } from '@gateway/telemetry';
 import { buildUpstreamBody, type ChatProvider } from '../providers/index.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { UpstreamFailure } from '../upstream/failure.js';
@@ -19,6 +20,13 @@ export interface CompletionInput {
   body: Buffer;
   requestId: string | undefined;
   signal: AbortSignal;
+  /** Receives the time spent waiting on upstream attempts (the gRPC call's CallInfo, in the service). */
+  timing: UpstreamTiming;
+}
+
+export interface UpstreamTiming {
+  /** Milliseconds waited on upstreams so far: to the full answer, or to the first chunk of a stream. */
+  upstreamMs: number;
 }
 
 const CHAT_PATH = '/chat/completions';
@@ -53,7 +61,7 @@ export class ChatCompletions {
   async #release(input: CompletionInput, claim: BudgetClaim): Promise<void> {
     await this.budget.unclaim(claim, input.requestId).catch((error: unknown) => {
       // The sweeper gives it back later; the call's own failure is what the caller must hear.
-      this.logger.warn({ err: error, requestId: input.requestId }, 'could not release a reservation');
+      this.logger.warn({ err: error }, 'could not release a reservation');
     });
   }
 
@@ -90,20 +98,39 @@ export class ChatCompletions {
     let last: UpstreamFailure | undefined;
     for (const attempt of this.router.attempts(group)) {
       if (input.signal.aborted) break;
+      const startedAt = performance.now();
       try {
         const result = await run(attempt);
+        this.#timed(input, attempt, startedAt, 'ok');
         this.router.succeeded(attempt.deployment);
         return { attempt, result };
       } catch (error) {
         if (!(error instanceof UpstreamFailure)) throw error;
+        this.#timed(input, attempt, startedAt, error.kind);
         last = error;
         if (error.retryable) this.router.failed(attempt.deployment);
-        this.logger.warn({ requestId: input.requestId, group: attempt.group.id, provider: attempt.deployment.provider, kind: error.kind, status: error.status }, 'upstream attempt failed');
+        this.logger.warn({ group: attempt.group.id, provider: attempt.deployment.provider, kind: error.kind, status: error.status }, 'upstream attempt failed');
         if (!error.retryable) break;
       }
     }
     if (input.signal.aborted) throw new GatewayError('service_unavailable', { message: 'The caller went away.' });
     throw last ? last.toGatewayError() : new GatewayError('no_healthy_upstream');
+  }
+
+  /**
+   * One attempt's upstream time, taken once: observed in gateway_upstream_duration_seconds,
+   * added to the call's total (which goes back to the edge), and, while tracing, a client span.
+   */
+  #timed(input: CompletionInput, attempt: Attempt, startedAt: number, outcome: string): void {
+    const endedAt = performance.now();
+    const ms = endedAt - startedAt;
+    input.timing.upstreamMs += ms;
+    upstreamSeries(attempt.group.id, attempt.deployment.provider, outcome).observe(ms / 1000);
+    if (tracingEnabled()) {
+      recordClientSpan(`upstream ${attempt.deployment.provider}`, startedAt, endedAt, {
+        'gateway.group': attempt.group.id, 'gateway.provider': attempt.deployment.provider, 'gateway.outcome': outcome,
+      }, outcome === 'ok' ? undefined : outcome);
+    }
   }
 
   async #meter(input: CompletionInput, completionId: string, servedBy: ChatGroupConfig, usage: ChatUsage, claim: BudgetClaim): Promise<void> {
@@ -134,7 +161,7 @@ export class ChatCompletions {
     // An answer without usage cannot be metered exactly; it is billed as nothing and logged.
     if (usage) await this.#meter(input, completionId, attempt.group, usage, claim);
     else {
-      this.logger.error({ requestId: input.requestId, group: group.id }, 'upstream response without usage; not metered');
+      this.logger.error({ group: group.id }, 'upstream response without usage; not metered');
       await this.#release(input, claim);
     }
     return Buffer.from(JSON.stringify(response));
@@ -199,14 +226,14 @@ export class ChatCompletions {
     } catch (error) {
       upstream.close();
       if (error instanceof UpstreamFailure) {
-        this.logger.warn({ requestId: input.requestId, group: attempt.group.id, kind: error.kind }, 'upstream stream failed after it started');
+        this.logger.warn({ group: attempt.group.id, kind: error.kind }, 'upstream stream failed after it started');
         throw error.toGatewayError();
       }
       throw error;
     }
     if (usage) await this.#meter(input, completionId, attempt.group, usage, claim);
     else {
-      this.logger.error({ requestId: input.requestId, group: group.id }, 'upstream stream without usage; not metered');
+      this.logger.error({ group: group.id }, 'upstream stream without usage; not metered');
       await this.#release(input, claim);
     }
   }

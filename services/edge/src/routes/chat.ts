@@ -1,11 +1,12 @@
 import { keyAllows } from '@gateway/accounting';
 import type { CompletionCall, CompletionStream } from '@gateway/chat';
 import { GatewayError, toOpenAIError } from '@gateway/errors';
-import { fromServiceError, isServiceError } from '@gateway/grpc';
-import { status as GrpcStatus } from '@grpc/grpc-js';
+import { fromServiceError, isServiceError, upstreamMsOf } from '@gateway/grpc';
+import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
+import { observeStreamOverhead } from '../telemetry.js';
 
 export interface ChatRoutesOptions {
   downstream: Downstream;
@@ -62,14 +63,17 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
     const { key, spentNanoUsd } = request.apiKey;
     const group = await catalog.resolve(model, request.id);
     if (!group) throw new GatewayError('model_not_found', { param: 'model' });
+    request.metricsGroup = group.id;
     if (!keyAllows(key, group.id)) throw new GatewayError('model_not_allowed', { param: 'model' });
     if (group.mode !== 'chat') throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is a ${group.mode} model; use its own endpoint.` });
     if (spentNanoUsd >= key.budget_nano_usd) throw new GatewayError('budget_exceeded');
 
     const call: CompletionCall = { keyId: key.id, model, group: group.id, body: raw };
     if (!stream) {
-      const body = await downstream.chat.createChatCompletion(call, { requestId: request.id, deadlineMs: options.unaryDeadlineMs });
-      return reply.type('application/json').send(body);
+      const completion = await downstream.chat.createChatCompletion(call, { requestId: request.id, deadlineMs: options.unaryDeadlineMs });
+      // The overhead is observed with the request's duration, once the response has gone out.
+      if (completion.upstreamMs !== undefined) request.upstreamMs = completion.upstreamMs;
+      return reply.type('application/json').send(completion.body);
     }
     const grpcStream = downstream.chat.streamChatCompletion(call, { requestId: request.id, deadlineMs: options.streamDeadlineMs });
     return relay(grpcStream, request, reply);
@@ -82,6 +86,11 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
  * A caller that goes away cancels the call, and the chat service aborts the upstream.
  */
 async function relay(stream: CompletionStream, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  // Leading metadata, before the first message: the upstream's time to its first chunk.
+  let upstreamMs: number | undefined;
+  stream.once('metadata', (metadata: Metadata) => {
+    upstreamMs = upstreamMsOf(metadata);
+  });
   const first = await new Promise<{ chunks: Buffer[] } | null>((resolve, reject) => {
     const onData = (message: { chunks: Buffer[] }) => {
       cleanup();
@@ -120,7 +129,10 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
     'x-accel-buffering': 'no',
     'x-request-id': request.id,
   });
-  if (first) res.write(events(first.chunks));
+  if (first) {
+    res.write(events(first.chunks));
+    if (upstreamMs !== undefined) observeStreamOverhead(request, reply, upstreamMs);
+  }
 
   if (first === null) {
     res.end(DONE);
@@ -147,7 +159,8 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
       return;
     }
     const gatewayError = isServiceError(error) ? fromServiceError(error) : new GatewayError('internal_error', { cause: error });
-    if (gatewayError.spec.http >= 500) request.log.warn({ code: gatewayError.code, requestId: request.id }, 'stream failed after it started');
+    // Stream events fire in the gRPC connection's context, not the request's: the ids are set here.
+    if (gatewayError.spec.http >= 500) request.log.warn({ code: gatewayError.code, requestId: request.id, traceId: request.telemetry?.traceId }, 'stream failed after it started');
     res.end(`data: ${JSON.stringify(toOpenAIError(gatewayError))}\n\n`);
   });
   stream.resume();

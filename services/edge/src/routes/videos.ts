@@ -93,6 +93,7 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     if (fields.model === '') throw new GatewayError('invalid_request', { param: 'model', message: "Invalid value for 'model': is required." });
     const { key, spentNanoUsd } = request.apiKey;
     const group = await catalog.resolve(fields.model, request.id);
+    if (group) request.metricsGroup = group.id;
     // On this route a model the key cannot use is a 422: the request is refused before any task exists.
     if (!group || group.mode !== 'video' || !keyAllows(key, group.id)) {
       throw new GatewayError('invalid_request', { param: 'model', message: `Invalid value for 'model': '${fields.model}' is not a video model this key can use.` });
@@ -107,6 +108,7 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
 
   app.get<{ Params: { id: string } }>('/v1/videos/:id', async (request) => {
     const job = await downstream.video.getVideo(request.apiKey.key.id, request.params.id, { requestId: request.id });
+    request.metricsGroup = catalog.cachedGroupId(job.model) ?? '';
     return jobView(job);
   });
 

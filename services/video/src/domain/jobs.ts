@@ -4,6 +4,7 @@ import { servedDeployments, type DeploymentConfig, type Env, type VideoGroupConf
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
 import type { BudgetAuthority } from '@gateway/runtime';
+import { videoJobSeries } from '@gateway/telemetry';
 import type { ProviderTask, RenderRequest, VideoProvider } from '../providers/index.js';
 import { ProviderCallError, type ProviderHttp } from '../upstream.js';
 import { estimatedCost, jobCost } from './pricing.js';
@@ -64,7 +65,7 @@ export class VideoJobs {
     const estimate = estimatedCost(group, request.resolution, request.seconds, this.#provider(first).pixels(request.resolution, request.ratio)) ?? 0;
     await this.deps.budget.reserve({ keyId, group: group.id, amountNanoUsd: estimate, reservationId: jobId }, requestId);
     try {
-      return await this.#createTask(keyId, model, group, deployments, request, jobId, requestId);
+      return await this.#createTask(keyId, model, group, deployments, request, jobId);
     } catch (error) {
       await this.deps.budget.release(jobId, requestId).catch(() => undefined);
       throw error;
@@ -72,7 +73,7 @@ export class VideoJobs {
   }
 
   async #createTask(
-    keyId: string, model: string, group: VideoGroupConfig, deployments: DeploymentConfig[], request: RenderRequest, jobId: string, requestId: string | undefined,
+    keyId: string, model: string, group: VideoGroupConfig, deployments: DeploymentConfig[], request: RenderRequest, jobId: string,
   ): Promise<TaskRecord> {
     let lastError: ProviderCallError | undefined;
     // A deployment that is down or rate limited gets one more try on another one.
@@ -110,12 +111,13 @@ export class VideoJobs {
           lease_until: null,
         };
         await this.deps.tasks.insert(record);
-        this.deps.logger.info({ requestId, jobId: record._id, group: group.id }, 'video job created');
+        videoJobSeries(group.id, 'queued').inc();
+        this.deps.logger.info({ jobId: record._id, group: group.id }, 'video job created');
         return record;
       } catch (error) {
         if (!(error instanceof ProviderCallError)) throw error;
         lastError = error;
-        this.deps.logger.warn({ requestId, group: group.id, provider: deployment.provider, status: error.status }, 'video provider refused to create a task');
+        this.deps.logger.warn({ group: group.id, provider: deployment.provider, status: error.status }, 'video provider refused to create a task');
         const retryable = error.status === undefined || error.status === 429 || error.status >= 500;
         if (!retryable) break;
       }
@@ -201,6 +203,8 @@ export class VideoJobs {
     }
     if (remote.status === 'failed') fields.error_message = remote.errorMessage ?? 'The video could not be generated.';
     const updated = await this.deps.tasks.update(task._id, fields);
+    // Only the lease holder gets here, so each status a job enters is counted once.
+    if (updated && updated.status !== task.status) videoJobSeries(updated.group, updated.status).inc();
     if (!updated || !group) return updated;
     if (updated.status === 'completed' && updated.billing === 'pending') return this.#bill(updated, group, remote);
     if ((updated.status === 'failed' || updated.status === 'cancelled') && updated.billing === 'pending') {

@@ -1,0 +1,22 @@
+import * as grpc from '@grpc/grpc-js';
+
+/**
+ * Response metadata (leading, so it arrives before the first message) naming the milliseconds a
+ * handler spent waiting on upstream providers. The edge subtracts it from its own total to
+ * measure the gateway's overhead without timing anything twice.
+ */
+export const UPSTREAM_MS_KEY = 'x-upstream-ms';
+
+export function upstreamMetadata(upstreamMs: number): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  metadata.set(UPSTREAM_MS_KEY, upstreamMs.toFixed(3));
+  return metadata;
+}
+
+/** The upstream milliseconds a response's metadata names, if any. */
+export function upstreamMsOf(metadata: grpc.Metadata): number | undefined {
+  const value = metadata.get(UPSTREAM_MS_KEY)[0];
+  if (typeof value !== 'string') return undefined;
+  const ms = Number(value);
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}

@@ -1,0 +1,122 @@
+import { Counter, Histogram } from 'prom-client';
+import { LabelledChildren, once, type LabelValue } from './registry.js';
+
+// Every series the gateway exports, created once per process. Label values come from bounded
+// sets only (route patterns, served group ids, provider names, status codes), never from what a
+// caller typed, so the number of series stays bounded.
+
+/** Request and call durations: milliseconds for the gateway's own hops, minutes for long generations. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+/** The gateway's own share of a call: expected well under a few milliseconds. */
+const OVERHEAD_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+
+export type CounterChild = Counter.Internal;
+export type HistogramChild = Histogram.Internal<string>;
+
+export interface HttpRequestSeries {
+  requests: CounterChild;
+  duration: HistogramChild;
+}
+
+const httpRequests = once((registry) => {
+  const labelNames = ['route', 'group', 'status'] as const;
+  const requests = new Counter({
+    name: 'gateway_http_requests_total',
+    help: 'HTTP requests the edge answered, by route pattern, model group (chat and video routes; empty otherwise) and status code.',
+    labelNames, registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'gateway_http_request_duration_seconds',
+    help: 'Time from the request\'s arrival at the edge to the end of its response (a stream\'s last event), in seconds.',
+    labelNames, buckets: DURATION_BUCKETS, registers: [registry],
+  });
+  return new LabelledChildren((route, group, status) => ({
+    requests: requests.labels(route, group, status),
+    duration: duration.labels(route, group, status),
+  }));
+});
+
+/** The edge's request counter and duration histogram for one route, group and status. */
+export function httpRequestSeries(route: string, group: string, status: number): HttpRequestSeries {
+  return httpRequests().get(route, group, status);
+}
+
+const overhead = once((registry) => {
+  const histogram = new Histogram({
+    name: 'gateway_overhead_seconds',
+    help: 'The gateway\'s own time in a successful call, measured at the edge: the total time (to the response\'s end; for streams, to the first event) minus the time the chat service spent waiting on upstreams (to their full answer; for streams, to their first chunk), in seconds.',
+    labelNames: ['route'] as const, buckets: OVERHEAD_BUCKETS, registers: [registry],
+  });
+  return new LabelledChildren((route) => histogram.labels(route));
+});
+
+export function overheadSeries(route: string): HistogramChild {
+  return overhead().get(route);
+}
+
+export interface GrpcCallSeries {
+  handled: CounterChild;
+  handling: HistogramChild;
+}
+
+const grpcServer = once((registry) => {
+  const handled = new Counter({
+    name: 'gateway_grpc_server_handled_total',
+    help: 'gRPC calls a service finished, by service, method and status code.',
+    labelNames: ['service', 'method', 'code'] as const, registers: [registry],
+  });
+  const handling = new Histogram({
+    name: 'gateway_grpc_server_handling_seconds',
+    help: 'Time a service spent on a gRPC call, from its arrival to its last message or status, in seconds.',
+    labelNames: ['service', 'method'] as const, buckets: DURATION_BUCKETS, registers: [registry],
+  });
+  return {
+    handled: new LabelledChildren((service, method, code) => handled.labels(service, method, code)),
+    handling: new LabelledChildren((service, method) => handling.labels(service, method)),
+  };
+});
+
+/** A gRPC method's call counter (for one status code) and duration histogram. */
+export function grpcCallSeries(service: string, method: string, code: LabelValue): GrpcCallSeries {
+  const series = grpcServer();
+  return { handled: series.handled.get(service, method, code), handling: series.handling.get(service, method) };
+}
+
+const upstream = once((registry) => {
+  const histogram = new Histogram({
+    name: 'gateway_upstream_duration_seconds',
+    help: 'Time the chat service waited on one upstream attempt, by group, provider and outcome (ok, or the failure kind): to the full answer for plain calls, to the first chunk for streams, in seconds.',
+    labelNames: ['group', 'provider', 'outcome'] as const, buckets: DURATION_BUCKETS, registers: [registry],
+  });
+  return new LabelledChildren((group, provider, outcome) => histogram.labels(group, provider, outcome));
+});
+
+export function upstreamSeries(group: string, provider: string, outcome: string): HistogramChild {
+  return upstream().get(group, provider, outcome);
+}
+
+const spend = once((registry) => {
+  const counter = new Counter({
+    name: 'gateway_spend_nano_usd_total',
+    help: 'Spend applied to the ledger, in nano-dollars (1e-9 USD), by group and kind (chat or video); each spend event counts once.',
+    labelNames: ['group', 'kind'] as const, registers: [registry],
+  });
+  return new LabelledChildren((group, kind) => counter.labels(group, kind));
+});
+
+export function spendSeries(group: string, kind: string): CounterChild {
+  return spend().get(group, kind);
+}
+
+const videoJobs = once((registry) => {
+  const counter = new Counter({
+    name: 'gateway_video_jobs_total',
+    help: 'Video jobs entering a status (queued, in_progress, completed, failed, cancelled), by group.',
+    labelNames: ['group', 'status'] as const, registers: [registry],
+  });
+  return new LabelledChildren((group, status) => counter.labels(group, status));
+});
+
+export function videoJobSeries(group: string, status: string): CounterChild {
+  return videoJobs().get(group, status);
+}
