@@ -1,3 +1,4 @@
+import { ChatClient } from '@gateway/chat';
 import { ChatSimulator } from '@gateway/simulators';
 import { parseConfig } from '@gateway/config';
 import OpenAI from 'openai';
@@ -359,5 +360,23 @@ describe('metering', () => {
     const usage = (await (await gateway.call('/v1/usage', key)).json()) as { by_model: { model: string; requests: number }[] };
     expect(usage.by_model.find((m) => m.model === 'gamma-v4-pro')?.requests).toBeGreaterThanOrEqual(2);
     expect(keyId).toMatch(/^key_/);
+  });
+
+  it('bills a call the edge sends again (after a dropped connection) once: the edge chooses the completion id', async () => {
+    const chat = new ChatClient(gateway.chat.address);
+    try {
+      const before = await spentUsd();
+      const call = { completionId: 'chatcmpl-repeated0000001', keyId, model: 'gamma-v4-pro', group: 'gamma-v4-pro', body: Buffer.from(JSON.stringify({ model: 'gamma-v4-pro', messages: user('Once only') })) };
+      const first = JSON.parse((await chat.createChatCompletion(call)).body.toString()) as { id: string; usage: { prompt_tokens: number; completion_tokens: number } };
+      const again = JSON.parse((await chat.createChatCompletion(call)).body.toString()) as { id: string };
+      expect([first.id, again.id]).toEqual(['chatcmpl-repeated0000001', 'chatcmpl-repeated0000001']);
+      const cost = first.usage.prompt_tokens * 550 + first.usage.completion_tokens * 2190;
+      await eventually(async () => Math.round((await spentUsd()) * 1e9) === Math.round(before * 1e9) + cost);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(Math.round((await spentUsd()) * 1e9)).toBe(Math.round(before * 1e9) + cost);
+      await expect(chat.createChatCompletion({ ...call, completionId: 'not-an-id' })).rejects.toMatchObject({ code: 'invalid_request', param: 'completion_id' });
+    } finally {
+      chat.close();
+    }
   });
 });

@@ -164,9 +164,14 @@ describe('separate processes (gateway start --separate)', () => {
     const pid = await chatPid();
     process.kill(pid, 'SIGKILL');
     const client = new OpenAI({ apiKey: key, baseURL: `${edges[0]!}/v1`, maxRetries: 0 });
+    // No retries by the client: the edge sends a call whose connection failed to the other replica.
     for (let i = 0; i < 4; i += 1) {
       const completion = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Still there?' }] });
       expect(completion.choices[0]?.message.content).toBeTruthy();
+      const stream = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Still streaming?' }], stream: true });
+      let text = '';
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      expect(text).toBeTruthy();
     }
     await eventually(() => lines.filter((l) => l.process === 'chat-1' && l.msg === 'chat listening').length > before, 10_000);
   });

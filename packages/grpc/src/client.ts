@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { protos, type HealthCheckResponse__Output, type HealthClient } from '@gateway/protos';
 import { injectTraceContext } from '@gateway/telemetry';
-import { fromServiceError, isServiceError } from './errors.js';
+import { fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
 import { channelOptions, REQUEST_ID_KEY } from './options.js';
 
 export const DEFAULT_DEADLINE_MS = 5000;
@@ -57,7 +57,7 @@ export async function unary<M extends AnyUnaryMethod>(
       });
     } catch (error) {
       const backoff = RETRY_BACKOFF_MS * 2 ** attempt;
-      if (isServiceError(error) && error.code === grpc.status.UNAVAILABLE && retries > 0 && Date.now() + backoff < deadline) {
+      if (isTransportUnavailable(error) && retries > 0 && Date.now() + backoff < deadline) {
         retries -= 1;
         await new Promise((resolve) => setTimeout(resolve, backoff));
         continue;

@@ -39,6 +39,14 @@ export function fromServiceError(error: grpc.ServiceError): GatewayError {
   return new GatewayError(mapped === 'upstream_timeout' ? 'service_unavailable' : mapped, { cause: error });
 }
 
+/**
+ * UNAVAILABLE from the transport (no handler answered it: the connection failed or dropped), as
+ * opposed to a handler's own service_unavailable, which carries a gateway code.
+ */
+export function isTransportUnavailable(error: unknown): error is grpc.ServiceError {
+  return isServiceError(error) && error.code === grpc.status.UNAVAILABLE && first(error.metadata, CODE) === undefined;
+}
+
 export function isServiceError(value: unknown): value is grpc.ServiceError {
   return value instanceof Error && typeof (value as Partial<grpc.ServiceError>).code === 'number' && 'metadata' in value;
 }

@@ -3,6 +3,6 @@ export {
   unary, createClient, createHealthClient, checkHealth, callMetadata,
   DEFAULT_DEADLINE_MS, DEFAULT_RETRIES, type CallContext, type HealthStatus,
 } from './client.js';
-export { toServiceError, fromServiceError, isServiceError } from './errors.js';
+export { toServiceError, fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
 export { channelOptions, MAX_MESSAGE_BYTES, REQUEST_ID_KEY } from './options.js';
 export { UPSTREAM_MS_KEY, upstreamMetadata, upstreamMsOf } from './upstream-time.js';

@@ -22,11 +22,14 @@ export interface ChatApp {
   stop(): Promise<void>;
 }
 
+const COMPLETION_ID = /^chatcmpl-[A-Za-z0-9]{8,64}$/;
+
 interface CompletionRequest {
   key_id: string;
   model: string;
   body: Buffer;
   group: string;
+  completion_id: string;
 }
 
 /** Wires the chat service: routing, provider adapters, upstream HTTP and metering behind gRPC. */
@@ -52,7 +55,13 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   // The call's CallInfo collects the upstream time, which goes back to the edge as x-upstream-ms.
   const input = (request: CompletionRequest, call: CallInfo): CompletionInput => {
     if (!request.key_id || !request.group) throw new GatewayError('invalid_request', { message: 'key_id and group are required.' });
-    return { keyId: request.key_id, model: request.model, groupId: request.group, body: request.body, requestId: call.requestId, signal: call.signal, timing: call };
+    if (request.completion_id && !COMPLETION_ID.test(request.completion_id)) {
+      throw new GatewayError('invalid_request', { param: 'completion_id', message: 'completion ids are chatcmpl- and 8-64 letters or digits.' });
+    }
+    return {
+      keyId: request.key_id, model: request.model, groupId: request.group, body: request.body, requestId: call.requestId, signal: call.signal, timing: call,
+      ...(request.completion_id ? { completionId: request.completion_id } : {}),
+    };
   };
   const handlers: ChatServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),

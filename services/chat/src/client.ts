@@ -3,6 +3,8 @@ import { callMetadata, createClient, DEFAULT_DEADLINE_MS, unary, upstreamMsOf, t
 import { protos, type ChatServiceClient, type ModelGroup__Output } from '@gateway/protos';
 
 export interface CompletionCall {
+  /** The response's id and the spend event's idempotency id, so a repeated call bills once. */
+  completionId: string;
   keyId: string;
   /** As the caller sent it. */
   model: string;
@@ -38,18 +40,22 @@ export class ChatClient {
     return (await unary(this.#client, this.#client.ListModels, {}, context)).groups;
   }
 
-  /** Not retried here: the chat service retries upstreams itself, and a repeat could bill twice. */
+  /**
+   * Sent again once when the connection failed or dropped (another replica takes it); the
+   * completion id makes a repeat of a call that did complete bill once. Handlers' own errors are
+   * never retried here: the chat service retries upstreams itself.
+   */
   async createChatCompletion(call: CompletionCall, context: CallContext = {}): Promise<Completion> {
     let upstreamMs: number | undefined;
     const response = await unary(this.#client, this.#client.CreateChatCompletion, {
-      key_id: call.keyId, model: call.model, group: call.group, body: call.body,
-    }, { retries: 0, ...context, onResponseMetadata: (metadata) => { upstreamMs = upstreamMsOf(metadata); } });
+      key_id: call.keyId, model: call.model, group: call.group, body: call.body, completion_id: call.completionId,
+    }, { retries: 1, ...context, onResponseMetadata: (metadata) => { upstreamMs = upstreamMsOf(metadata); } });
     return { body: response.body, upstreamMs };
   }
 
   streamChatCompletion(call: CompletionCall, context: CallContext = {}): CompletionStream {
     return this.#client.StreamChatCompletion(
-      { key_id: call.keyId, model: call.model, group: call.group, body: call.body },
+      { key_id: call.keyId, model: call.model, group: call.group, body: call.body, completion_id: call.completionId },
       callMetadata(context),
       { deadline: Date.now() + (context.deadlineMs ?? DEFAULT_DEADLINE_MS) },
     );

@@ -17,6 +17,8 @@ export interface CompletionInput {
   model: string;
   /** The group `model` resolved to. */
   groupId: string;
+  /** Chosen by the edge so a repeated call is billed once; else chosen here. */
+  completionId?: string;
   body: Buffer;
   requestId: string | undefined;
   signal: AbortSignal;
@@ -142,7 +144,7 @@ export class ChatCompletions {
   async create(input: CompletionInput): Promise<Buffer> {
     const { group, request } = this.#prepare(input);
     if (request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Streamed calls use the streaming RPC.' });
-    const completionId = newCompletionId();
+    const completionId = input.completionId ?? newCompletionId();
     const claim = await this.#reserve(input, group, request, completionId);
     let routed: { attempt: Attempt; result: JsonObject };
     try {
@@ -175,7 +177,7 @@ export class ChatCompletions {
   async stream(input: CompletionInput, write: (chunks: Buffer[]) => Promise<void>): Promise<void> {
     const { group, request } = this.#prepare(input);
     if (!request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Plain calls use the unary RPC.' });
-    const completionId = newCompletionId();
+    const completionId = input.completionId ?? newCompletionId();
     const claim = await this.#reserve(input, group, request, completionId);
     try {
       await this.#streamReserved(input, group, request, completionId, claim, write);

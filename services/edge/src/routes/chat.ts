@@ -1,7 +1,7 @@
 import { keyAllows } from '@gateway/accounting';
-import type { CompletionCall, CompletionStream } from '@gateway/chat';
+import { newCompletionId, type CompletionCall, type CompletionStream } from '@gateway/chat';
 import { GatewayError, toOpenAIError } from '@gateway/errors';
-import { fromServiceError, isServiceError, upstreamMsOf } from '@gateway/grpc';
+import { fromServiceError, isServiceError, isTransportUnavailable, upstreamMsOf } from '@gateway/grpc';
 import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelCatalog } from '../catalog.js';
@@ -27,6 +27,14 @@ function events(chunks: readonly Buffer[]): Buffer {
   return Buffer.concat(parts);
 }
 const DONE = Buffer.from('data: [DONE]\n\n');
+
+/** A stream that failed in transport before its first chunk: safe to open again. */
+class TransportFailure extends Error {
+  constructor(readonly error: GatewayError) {
+    super('the chat service could not be reached', { cause: error });
+  }
+}
+
 
 /** The parts of the body the edge itself needs; everything else is the chat service's to judge. */
 function peek(raw: Buffer): { model: string; stream: boolean } {
@@ -68,15 +76,21 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
     if (group.mode !== 'chat') throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is a ${group.mode} model; use its own endpoint.` });
     if (spentNanoUsd >= key.budget_nano_usd) throw new GatewayError('budget_exceeded');
 
-    const call: CompletionCall = { keyId: key.id, model, group: group.id, body: raw };
+    const call: CompletionCall = { completionId: newCompletionId(), keyId: key.id, model, group: group.id, body: raw };
     if (!stream) {
       const completion = await downstream.chat.createChatCompletion(call, { requestId: request.id, deadlineMs: options.unaryDeadlineMs });
       // The overhead is observed with the request's duration, once the response has gone out.
       if (completion.upstreamMs !== undefined) request.upstreamMs = completion.upstreamMs;
       return reply.type('application/json').send(completion.body);
     }
-    const grpcStream = downstream.chat.streamChatCompletion(call, { requestId: request.id, deadlineMs: options.streamDeadlineMs });
-    return relay(grpcStream, request, reply);
+    const open = () => downstream.chat.streamChatCompletion(call, { requestId: request.id, deadlineMs: options.streamDeadlineMs });
+    // A connection that failed before the first chunk (a chat replica gone) is tried once more.
+    return relay(open(), request, reply).catch((error: unknown) => {
+      if (!(error instanceof TransportFailure)) throw error;
+      return relay(open(), request, reply).catch((again: unknown) => {
+        throw again instanceof TransportFailure ? again.error : again;
+      });
+    });
   });
 };
 
@@ -99,7 +113,8 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
     };
     const onError = (error: unknown) => {
       cleanup();
-      reject(isServiceError(error) ? fromServiceError(error) : error);
+      if (isTransportUnavailable(error)) reject(new TransportFailure(fromServiceError(error)));
+      else reject(isServiceError(error) ? fromServiceError(error) : error);
     };
     const onEnd = () => {
       cleanup();
@@ -117,7 +132,7 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
       if (!reply.raw.headersSent) stream.cancel();
     });
   }).catch((error: unknown) => {
-    throw error instanceof GatewayError ? error : new GatewayError('internal_error', { cause: error });
+    throw error instanceof GatewayError || error instanceof TransportFailure ? error : new GatewayError('internal_error', { cause: error });
   });
 
   reply.hijack();

@@ -18,6 +18,12 @@ export interface CreateChatCompletionRequest {
    * The group id `model` resolved to at the edge (which checked the key may call it).
    */
   'group'?: (string);
+  /**
+   * Chosen by the edge ("chatcmpl-" and 8-64 letters or digits): the response's id and the spend
+   * event's idempotency id, so a call the edge sends again after a dropped connection is billed
+   * once. Empty: the chat service chooses one.
+   */
+  'completion_id'?: (string);
 }
 
 export interface CreateChatCompletionRequest__Output {
@@ -37,4 +43,10 @@ export interface CreateChatCompletionRequest__Output {
    * The group id `model` resolved to at the edge (which checked the key may call it).
    */
   'group': (string);
+  /**
+   * Chosen by the edge ("chatcmpl-" and 8-64 letters or digits): the response's id and the spend
+   * event's idempotency id, so a call the edge sends again after a dropped connection is billed
+   * once. Empty: the chat service chooses one.
+   */
+  'completion_id': (string);
 }

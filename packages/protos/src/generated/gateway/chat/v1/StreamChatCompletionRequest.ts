@@ -18,6 +18,10 @@ export interface StreamChatCompletionRequest {
    * The group id `model` resolved to at the edge (which checked the key may call it).
    */
   'group'?: (string);
+  /**
+   * As in CreateChatCompletionRequest.
+   */
+  'completion_id'?: (string);
 }
 
 export interface StreamChatCompletionRequest__Output {
@@ -37,4 +41,8 @@ export interface StreamChatCompletionRequest__Output {
    * The group id `model` resolved to at the edge (which checked the key may call it).
    */
   'group': (string);
+  /**
+   * As in CreateChatCompletionRequest.
+   */
+  'completion_id': (string);
 }
