@@ -322,6 +322,9 @@ describe.each([
       for (const probe of [c.readinessProbe, c.livenessProbe, c.startupProbe]) {
         expect(probe?.grpc?.port, `${name} probe`).toBe(port);
       }
+      // Liveness asks the name that ignores dependencies: a store outage must not restart pods.
+      expect(c.livenessProbe?.grpc?.service, `${name} liveness`).toBe('liveness');
+      expect(c.readinessProbe?.grpc?.service ?? '', `${name} readiness`).toBe('');
     }
   });
 

@@ -1,4 +1,4 @@
-export { GrpcServer, requestIdOf, type CallInfo, type GrpcServerOptions, type ReadinessCheck } from './server.js';
+export { GrpcServer, LIVENESS_SERVICE, requestIdOf, type CallInfo, type GrpcServerOptions, type ReadinessCheck } from './server.js';
 export {
   unary, createClient, createHealthClient, checkHealth, callMetadata,
   DEFAULT_DEADLINE_MS, DEFAULT_RETRIES, type CallContext, type HealthStatus,

@@ -73,6 +73,9 @@ function statusName(code: grpc.status | undefined): string {
  * `traceparent` in metadata) and request scope, so log lines and onward calls carry both, and
  * is counted and timed (gateway_grpc_server_*).
  */
+/** The grpc.health.v1 service name that answers SERVING while the process runs (liveness probes). */
+export const LIVENESS_SERVICE = 'liveness';
+
 export class GrpcServer {
   readonly #server = new grpc.Server(channelOptions);
   readonly #logger: Logger;
@@ -240,6 +243,9 @@ export class GrpcServer {
 
   #healthHandlers(): HealthHandlers {
     const statusFor = async (service: string) => {
+      // Liveness: the process answers. A dependency that is down (or a drain) must not get the
+      // process restarted, so this name ignores the readiness checks.
+      if (service === LIVENESS_SERVICE) return 'SERVING' as const;
       if (!this.#serviceNames.has(service)) return undefined;
       return (await this.failingChecks()).length === 0 ? 'SERVING' as const : 'NOT_SERVING' as const;
     };

@@ -108,6 +108,8 @@ describe('gRPC conventions', () => {
     storeUp = false;
     expect(await checkHealth(health)).toBe('NOT_SERVING');
     expect(await server.failingChecks()).toEqual(['store']);
+    // Liveness ignores dependencies: a store outage must not get the process restarted.
+    expect(await checkHealth(health, 'liveness')).toBe('SERVING');
     storeUp = true;
     const closing = server.close();
     expect(await server.failingChecks()).toEqual(['shutting_down']);
