@@ -55,7 +55,7 @@ export async function startGateway({ config, logger, env }: GatewayOptions): Pro
     started.push(video);
     const host = env.HOST ?? '127.0.0.1';
     const edge = await startEdge({
-      config, bus,
+      config, bus, env,
       logger: logger.child({ service: 'edge' }),
       adminToken: env.ADMIN_TOKEN || undefined,
       host,
