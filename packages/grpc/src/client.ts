@@ -1,5 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { protos, type HealthCheckResponse__Output, type HealthClient } from '@gateway/protos';
+import type { RequestContext } from '@gateway/logging';
 import { injectTraceContext } from '@gateway/telemetry';
 import { fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
 import { channelOptions, REQUEST_ID_KEY } from './options.js';
@@ -9,8 +10,7 @@ export const DEFAULT_DEADLINE_MS = 5000;
 export const DEFAULT_RETRIES = 2;
 const RETRY_BACKOFF_MS = 25;
 
-export interface CallContext {
-  requestId?: string | undefined;
+export interface CallContext extends RequestContext {
   /** Milliseconds from now; defaults to 5 s. */
   deadlineMs?: number;
   /** Retries on UNAVAILABLE; defaults to 2. Set 0 for calls that must not repeat. */
@@ -32,7 +32,7 @@ type FullUnaryMethod = (
 export function callMetadata(context: CallContext): grpc.Metadata {
   const metadata = new grpc.Metadata();
   if (context.requestId) metadata.set(REQUEST_ID_KEY, context.requestId);
-  injectTraceContext(metadata);
+  injectTraceContext(metadata, context.scope);
   return metadata;
 }
 

@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { asGatewayError, GatewayError } from '@gateway/errors';
-import { runInScope, type Logger } from '@gateway/logging';
+import { fieldsOf, runInScope, type Logger, type RequestScope } from '@gateway/logging';
 import { protos, type HealthHandlers } from '@gateway/protos';
 import {
   contextFromMetadata, endServerScope, grpcCallSeries, startServerScope, type GrpcCallSeries, type ServerSpanOptions, type TracedScope,
@@ -25,6 +25,8 @@ export interface GrpcServerOptions {
 /** What a handler knows about its call. */
 export interface CallInfo {
   requestId: string | undefined;
+  /** The call's request and trace: pass it on (CallContext.scope) and into log lines (fieldsOf). */
+  scope: RequestScope;
   metadata: grpc.Metadata;
   /** Aborted when the caller cancels or the deadline passes. */
   signal: AbortSignal;
@@ -112,7 +114,7 @@ export class GrpcServer {
       const { signal, finish } = callSignal(call);
       const requestId = requestIdOf(call.metadata);
       const scope = startServerScope(contextFromMetadata(call.metadata), requestId, method.span);
-      const info: CallInfo = { requestId, metadata: call.metadata, signal, upstreamMs: 0 };
+      const info: CallInfo = { requestId, scope, metadata: call.metadata, signal, upstreamMs: 0 };
       // The reactions are attached inside the scope too, so what they log names the call.
       void runInScope(scope, () => handler(call.request, info).then(
         (response) => {
@@ -123,7 +125,7 @@ export class GrpcServer {
         },
         (error: unknown) => {
           finish();
-          const failure = this.#failure(name, error);
+          const failure = this.#failure(name, error, scope);
           callback(failure);
           this.#failed(method, startedAt, scope, info.signal.aborted ? 'CANCELLED' : statusName(failure.code));
         },
@@ -144,7 +146,7 @@ export class GrpcServer {
       const { signal, finish } = callSignal(call);
       const requestId = requestIdOf(call.metadata);
       const scope = startServerScope(contextFromMetadata(call.metadata), requestId, method.span);
-      const info: CallInfo = { requestId, metadata: call.metadata, signal, upstreamMs: 0 };
+      const info: CallInfo = { requestId, scope, metadata: call.metadata, signal, upstreamMs: 0 };
       let started = false;
       const write = (message: Res): Promise<void> => {
         if (info.signal.aborted) return Promise.reject(new GatewayError('service_unavailable', { message: 'The caller went away.' }));
@@ -164,7 +166,7 @@ export class GrpcServer {
         // grpc-js turns an 'error' event carrying a status into the call's final status.
         (error: unknown) => {
           finish();
-          const failure = this.#failure(name, error);
+          const failure = this.#failure(name, error, scope);
           call.emit('error', failure);
           this.#failed(method, startedAt, scope, info.signal.aborted ? 'CANCELLED' : statusName(failure.code));
         },
@@ -186,7 +188,7 @@ export class GrpcServer {
     method.ok.handled.inc();
     method.ok.handling.observe(ms / 1000);
     endServerScope(scope);
-    if (this.#logger.isLevelEnabled('debug')) this.#logger.debug({ rpc: method.name, code: 'OK', ms: Math.round(ms * 1000) / 1000 }, 'rpc handled');
+    if (this.#logger.isLevelEnabled('debug')) this.#logger.debug({ ...fieldsOf(scope), rpc: method.name, code: 'OK', ms: Math.round(ms * 1000) / 1000 }, 'rpc handled');
   }
 
   #failed(method: MethodTelemetry, startedAt: number, scope: TracedScope, code: string): void {
@@ -196,13 +198,12 @@ export class GrpcServer {
     endServerScope(scope, SERVER_FAULTS.has(code) ? code : undefined, scope.span.isRecording() ? { 'rpc.grpc.status_code': code } : undefined);
   }
 
-  /** Runs in the call's scope, so its log lines carry the request and trace ids. */
-  #failure(name: string, error: unknown): Partial<grpc.StatusObject> {
+  #failure(name: string, error: unknown, scope: RequestScope): Partial<grpc.StatusObject> {
     const gatewayError = asGatewayError(error);
     if (gatewayError.code === 'internal_error') {
-      this.#logger.error({ err: error, rpc: name }, 'rpc failed');
+      this.#logger.error({ ...fieldsOf(scope), err: error, rpc: name }, 'rpc failed');
     } else {
-      this.#logger.debug({ code: gatewayError.code, rpc: name }, 'rpc answered with an error');
+      this.#logger.debug({ ...fieldsOf(scope), code: gatewayError.code, rpc: name }, 'rpc answered with an error');
     }
     return toServiceError(gatewayError);
   }

@@ -2,7 +2,9 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 import { scopeFields } from './scope.js';
 
 export type { Logger } from 'pino';
-export { currentScope, runInScope, runOutsideScope, type RequestScope } from './scope.js';
+export {
+  currentScope, fieldsOf, followScopesAcrossAwaits, runInScope, runOutsideScope, type RequestContext, type RequestScope,
+} from './scope.js';
 
 /**
  * Paths pino replaces with "[redacted]" wherever they appear in a log object. Keys, admin tokens,

@@ -2,6 +2,8 @@
 // before anything is sent upstream, give it back when the call fails. The spend event that
 // names the reservation settles it.
 
+import type { RequestContext } from '@gateway/logging';
+
 export interface ReserveInput {
   keyId: string;
   /** The group id the key calls. */
@@ -13,8 +15,8 @@ export interface ReserveInput {
 
 export interface BudgetAuthority {
   /** Throws GatewayError budget_exceeded (422) or rate_limit_exceeded (429). */
-  reserve(input: ReserveInput, requestId?: string): Promise<void>;
-  release(reservationId: string, requestId?: string): Promise<void>;
+  reserve(input: ReserveInput, context?: RequestContext): Promise<void>;
+  release(reservationId: string, context?: RequestContext): Promise<void>;
 }
 
 /** For a service run without accounting (some tests): every call fits. */
@@ -34,21 +36,21 @@ export type BudgetClaim =
 /** Budget per call for a busy service: claims are drawn from a local lease where they can be. */
 export interface CallBudget {
   /** Throws like BudgetAuthority.reserve. */
-  claim(input: ReserveInput, requestId?: string): Promise<BudgetClaim>;
+  claim(input: ReserveInput, context?: RequestContext): Promise<BudgetClaim>;
   /** The call failed and costs nothing: its claim goes back. */
-  unclaim(claim: BudgetClaim, requestId?: string): Promise<void>;
+  unclaim(claim: BudgetClaim, context?: RequestContext): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A reservation per call: every claim is a round trip to the authority. */
 export function perCallBudget(authority: BudgetAuthority): CallBudget {
   return {
-    claim: async (input, requestId) => {
-      await authority.reserve(input, requestId);
+    claim: async (input, context) => {
+      await authority.reserve(input, context);
       return { reservation_id: input.reservationId };
     },
-    unclaim: async (claim, requestId) => {
-      if ('reservation_id' in claim) await authority.release(claim.reservation_id, requestId);
+    unclaim: async (claim, context) => {
+      if ('reservation_id' in claim) await authority.release(claim.reservation_id, context);
     },
     close: async () => {},
   };

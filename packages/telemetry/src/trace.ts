@@ -97,9 +97,9 @@ export function contextFromMetadata(metadata: MetadataCarrier): Context {
   return propagation.extract(ROOT_CONTEXT, metadata, metadataGetter);
 }
 
-/** Adds the current trace context to outgoing gRPC metadata (nothing outside a trace). */
-export function injectTraceContext(metadata: MetadataCarrier): void {
-  propagation.inject(context.active(), metadata, metadataSetter);
+/** Adds a scope's trace context (else the current one) to outgoing gRPC metadata (nothing outside a trace). */
+export function injectTraceContext(metadata: MetadataCarrier, scope?: RequestScope): void {
+  propagation.inject((scope?.trace as Context | undefined) ?? context.active(), metadata, metadataSetter);
 }
 
 /** A request scope with the server span it runs under. */

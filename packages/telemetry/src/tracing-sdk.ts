@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import type { Logger } from '@gateway/logging';
+import { followScopesAcrossAwaits, type Logger } from '@gateway/logging';
 import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { setRecordingTracer } from './trace.js';
 
@@ -62,6 +62,8 @@ async function startProvider({ env, serviceName, logger }: TracingOptions): Prom
     // Only the provider is registered: the context manager and the W3C propagator are ours (trace.ts).
     trace.setGlobalTracerProvider(provider);
     setRecordingTracer(provider.getTracer('@gateway/telemetry'));
+    // Spans nest by the context current where they start: it must follow every await now.
+    followScopesAcrossAwaits();
     logger?.info({ endpoint: url ? new URL(url).origin : 'default', serviceName: name }, 'exporting traces over OTLP/HTTP');
     return provider;
   } catch (error) {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { createLogger, currentScope, runInScope } from '@gateway/logging';
+import { createLogger, currentScope, followScopesAcrossAwaits, runInScope } from '@gateway/logging';
 import { describe, expect, it } from 'vitest';
 import {
   contextFromHeaders, contextFromMetadata, endServerScope, exporterConfigured, injectTraceContext, LabelledChildren, observeBus,
@@ -61,13 +61,18 @@ describe('trace context', () => {
     expect(outgoing.values.size).toBe(0);
   });
 
-  it('keeps the scope through awaits and timers', async () => {
+  it('holds a scope for the synchronous run only by default (no promise hooks), then through awaits once traces are exported', async () => {
     const scope = startServerScope(contextFromHeaders({ traceparent: TRACEPARENT }), 'req-2', { name: '' });
-    const seen = await runInScope(scope, async () => {
+    const run = () => runInScope(scope, async () => {
+      const before = currentScope()?.requestId;
       await new Promise((resolve) => setTimeout(resolve, 5));
-      return currentScope()?.requestId;
+      return [before, currentScope()?.requestId];
     });
-    expect(seen).toBe('req-2');
+    expect(await run()).toEqual(['req-2', undefined]);
+    expect(currentScope()).toBeUndefined();
+    // What an exporter's start does: spans must nest across awaits from then on.
+    followScopesAcrossAwaits();
+    expect(await run()).toEqual(['req-2', 'req-2']);
     expect(currentScope()).toBeUndefined();
   });
 });

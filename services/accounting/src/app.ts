@@ -1,3 +1,4 @@
+import { fieldsOf } from '@gateway/logging';
 import { KEYS_CHANGED_SUBJECT, SPEND_SUBJECTS, type KeyChangedEvent, type SpendEvent, type Subscription } from '@gateway/bus';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type AccountingServiceHandlers, type Key } from '@gateway/protos';
@@ -71,11 +72,11 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
       const key = await keys.authenticate(request.key_hash);
       return { key: keyMessage(key), spent_nano_usd: (await figures(key)).spent };
     }),
-    CreateKey: server.unary('CreateKey', async (request: { name: string; models: string[]; budget_nano_usd: number; rpm: number; tpm: number }) => {
+    CreateKey: server.unary('CreateKey', async (request: { name: string; models: string[]; budget_nano_usd: number; rpm: number; tpm: number }, call) => {
       const { key, secret } = await keys.create({
         name: request.name, models: request.models, budgetNanoUsd: request.budget_nano_usd, rpm: request.rpm, tpm: request.tpm,
       });
-      logger.info({ keyId: key._id, name: key.name }, 'key created');
+      logger.info({ ...fieldsOf(call.scope), keyId: key._id, name: key.name }, 'key created');
       await keyChanged(key._id, 'created');
       return { key: keyMessage(key), secret };
     }),
@@ -87,10 +88,10 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
       const key = await keys.get(request.key_id);
       return { key: keyMessage(key), spent_nano_usd: (await figures(key)).spent };
     }),
-    RevokeKey: server.unary('RevokeKey', async (request: { key_id: string }) => {
+    RevokeKey: server.unary('RevokeKey', async (request: { key_id: string }, call) => {
       const { key, changed } = await keys.revoke(request.key_id);
       if (changed) {
-        logger.info({ keyId: key._id }, 'key revoked');
+        logger.info({ ...fieldsOf(call.scope), keyId: key._id }, 'key revoked');
         await keyChanged(key._id, 'revoked');
       }
       return { key: keyMessage(key) };

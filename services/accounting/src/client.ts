@@ -1,5 +1,5 @@
 import { GatewayError, isErrorCode } from '@gateway/errors';
-import { currentScope, runInScope, runOutsideScope, type RequestScope } from '@gateway/logging';
+import type { RequestContext } from '@gateway/logging';
 import type { BudgetAuthority, ReserveInput } from '@gateway/runtime';
 import { createClient, unary, type CallContext } from '@gateway/grpc';
 import { protos, type AccountingServiceClient, type GetUsageResponse__Output, type Key__Output } from '@gateway/protos';
@@ -95,9 +95,8 @@ function required<T>(value: T | null | undefined): T {
 
 interface PendingHold {
   input: ReserveInput;
-  requestId: string | undefined;
   /** The caller's request and trace, for a hold that travels alone. */
-  scope: RequestScope | undefined;
+  context: RequestContext | undefined;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -122,10 +121,10 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
     // A hold travelling alone goes in its caller's request and trace; a batch serves several
     // requests, so it goes in none (a flush after a round trip runs in that trip's context).
     const only = batch.length === 1 ? batch[0] : undefined;
-    const send = (): Promise<(number | GatewayError)[]> => only
-      ? client.reserveBudget(only.input, { requestId: only.requestId }).then((available) => [available])
+    const send = only
+      ? client.reserveBudget(only.input, { ...only.context }).then((available) => [available])
       : client.reserveBudgets(batch.map((p) => p.input));
-    (only?.scope ? runInScope(only.scope, send) : runOutsideScope(send)).then((results) => {
+    send.then((results) => {
       batch.forEach((pending, i) => {
         const result = results[i];
         if (result instanceof GatewayError) pending.reject(result);
@@ -137,12 +136,12 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
     }).finally(done);
   };
   return {
-    reserve: (input, requestId) => new Promise<void>((resolve, reject) => {
-      queue.push({ input, requestId, scope: currentScope(), resolve, reject });
+    reserve: (input, context) => new Promise<void>((resolve, reject) => {
+      queue.push({ input, context, resolve, reject });
       flush();
     }),
-    release: async (reservationId, requestId) => {
-      await client.releaseReservation(reservationId, { requestId });
+    release: async (reservationId, context) => {
+      await client.releaseReservation(reservationId, { ...context });
     },
   };
 }

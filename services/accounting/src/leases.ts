@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { RequestContext } from '@gateway/logging';
 import type { BudgetAuthority, BudgetClaim, CallBudget, ReserveInput } from '@gateway/runtime';
 import type { AccountingClient } from './client.js';
 
@@ -63,7 +64,7 @@ export class BudgetLeases implements CallBudget {
     this.#timer.unref();
   }
 
-  async claim(input: ReserveInput, requestId?: string): Promise<BudgetClaim> {
+  async claim(input: ReserveInput, context?: RequestContext): Promise<BudgetClaim> {
     if (!this.#perCallKeys.has(input.keyId)) {
       const slotKey = `${input.keyId}|${input.group}`;
       let slot = this.#slots.get(slotKey);
@@ -76,7 +77,7 @@ export class BudgetLeases implements CallBudget {
         const drawn = this.#draw(slot, input.amountNanoUsd);
         if (drawn) return drawn;
         if (!slot.renewing) {
-          slot.renewing = this.#renew(slot, input, requestId).finally(() => { slot.renewing = undefined; });
+          slot.renewing = this.#renew(slot, input, context).finally(() => { slot.renewing = undefined; });
         }
         await slot.renewing;
         if (this.#perCallKeys.has(input.keyId)) break;
@@ -86,7 +87,7 @@ export class BudgetLeases implements CallBudget {
         if (drawn) return drawn;
       }
     }
-    await this.perCall.reserve(input, requestId);
+    await this.perCall.reserve(input, context);
     return { reservation_id: input.reservationId };
   }
 
@@ -98,7 +99,7 @@ export class BudgetLeases implements CallBudget {
     return { lease_id: lease.id, lease_nano_usd: amount };
   }
 
-  async #renew(slot: Slot, input: ReserveInput, requestId: string | undefined): Promise<void> {
+  async #renew(slot: Slot, input: ReserveInput, context: RequestContext | undefined): Promise<void> {
     const previous = slot.lease;
     slot.lease = undefined;
     if (previous) {
@@ -114,7 +115,7 @@ export class BudgetLeases implements CallBudget {
       minNanoUsd: input.amountNanoUsd,
       wantNanoUsd: input.amountNanoUsd * calls,
       ...(previous ? { previous: { leaseId: previous.id, unusedNanoUsd: previous.remaining } } : {}),
-    }, { requestId });
+    }, { ...context });
     if (perCall) {
       if (this.#perCallKeys.size >= PER_CALL_KEYS_MAX) this.#perCallKeys.clear();
       this.#perCallKeys.add(input.keyId);
@@ -125,14 +126,14 @@ export class BudgetLeases implements CallBudget {
     this.#live.set(leaseId, lease);
   }
 
-  async unclaim(claim: BudgetClaim, requestId?: string): Promise<void> {
+  async unclaim(claim: BudgetClaim, context?: RequestContext): Promise<void> {
     if ('reservation_id' in claim) {
-      await this.perCall.release(claim.reservation_id, requestId);
+      await this.perCall.release(claim.reservation_id, context);
       return;
     }
     const lease = this.#live.get(claim.lease_id);
     if (lease) lease.remaining += claim.lease_nano_usd;
-    else await this.client.releaseReservation(claim.lease_id, { requestId }, claim.lease_nano_usd);
+    else await this.client.releaseReservation(claim.lease_id, { ...context }, claim.lease_nano_usd);
   }
 
   /** Gives back the undrawn part of every expired lease (calls still running keep their parts). */

@@ -59,7 +59,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
       throw new GatewayError('invalid_request', { param: 'completion_id', message: 'completion ids are chatcmpl- and 8-64 letters or digits.' });
     }
     return {
-      keyId: request.key_id, model: request.model, groupId: request.group, body: request.body, requestId: call.requestId, signal: call.signal, timing: call,
+      keyId: request.key_id, model: request.model, groupId: request.group, body: request.body, requestId: call.requestId, scope: call.scope, signal: call.signal, timing: call,
       ...(request.completion_id ? { completionId: request.completion_id } : {}),
     };
   };

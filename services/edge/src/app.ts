@@ -93,7 +93,7 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   await app.register(async (v1) => {
     v1.decorateRequest('apiKey', undefined as unknown as AuthenticatedKey);
     v1.addHook('onRequest', async (request) => {
-      request.apiKey = await authenticator.authenticate(request.headers.authorization, request.id);
+      request.apiKey = await authenticator.authenticate(request.headers.authorization, { requestId: request.id, scope: request.telemetry ?? undefined });
     });
     await v1.register(modelsRoutes, { catalog });
     await v1.register(usageRoutes, { downstream, catalog });

@@ -1,3 +1,4 @@
+import type { RequestContext } from '@gateway/logging';
 import { hashSecret, looksLikeSecret, type AccountingClient } from '@gateway/accounting';
 import { GatewayError } from '@gateway/errors';
 import type { Key__Output } from '@gateway/protos';
@@ -38,13 +39,13 @@ export class KeyAuthenticator {
 
   constructor(private readonly accounting: AccountingClient, private readonly ttlMs: number) {}
 
-  async authenticate(authorization: string | undefined, requestId?: string): Promise<AuthenticatedKey> {
+  async authenticate(authorization: string | undefined, context: RequestContext = {}): Promise<AuthenticatedKey> {
     const hash = hashSecret(bearerSecret(authorization));
     const cached = this.#cache.get(hash);
     if (cached && cached.expiresAt > Date.now()) return cached.value;
     let pending = this.#inFlight.get(hash);
     if (!pending) {
-      pending = this.#lookUp(hash, requestId).finally(() => this.#inFlight.delete(hash));
+      pending = this.#lookUp(hash, context).finally(() => this.#inFlight.delete(hash));
       this.#inFlight.set(hash, pending);
     }
     return pending;
@@ -57,8 +58,8 @@ export class KeyAuthenticator {
     this.#hashById.delete(keyId);
   }
 
-  async #lookUp(hash: string, requestId: string | undefined): Promise<AuthenticatedKey> {
-    const value = await this.accounting.authenticateKey(hash, { requestId, deadlineMs: 2000 });
+  async #lookUp(hash: string, context: RequestContext): Promise<AuthenticatedKey> {
+    const value = await this.accounting.authenticateKey(hash, { ...context, deadlineMs: 2000 });
     if (this.ttlMs > 0) {
       if (this.#cache.size >= MAX_CACHED_KEYS) {
         const oldest = this.#cache.keys().next().value;

@@ -1,3 +1,4 @@
+import { fieldsOf, type RequestContext } from '@gateway/logging';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ModelGroup__Output } from '@gateway/protos';
 import type { Downstream } from './downstream.js';
@@ -13,18 +14,18 @@ export class ModelCatalog {
 
   constructor(private readonly downstream: Downstream, private readonly ttlMs: number, private readonly logger: FastifyBaseLogger) {}
 
-  async groups(requestId?: string): Promise<ModelGroup__Output[]> {
+  async groups(origin: RequestContext = {}): Promise<ModelGroup__Output[]> {
     if (this.#cached && this.#cached.expiresAt > Date.now()) return this.#cached.groups;
-    this.#pending ??= this.#load(requestId).finally(() => {
+    this.#pending ??= this.#load(origin).finally(() => {
       this.#pending = undefined;
     });
     return this.#pending;
   }
 
   /** The served group a `model` string (id or alias) names, if any. */
-  async resolve(model: string, requestId?: string): Promise<ModelGroup__Output | undefined> {
+  async resolve(model: string, origin: RequestContext = {}): Promise<ModelGroup__Output | undefined> {
     if (this.#cached && this.#cached.expiresAt > Date.now()) return this.#cached.byName.get(model);
-    const groups = await this.groups(requestId);
+    const groups = await this.groups(origin);
     return groups.find((g) => g.id === model) ?? groups.find((g) => g.aliases.includes(model));
   }
 
@@ -33,8 +34,8 @@ export class ModelCatalog {
     return this.#cached?.byName.get(model)?.id;
   }
 
-  async #load(requestId: string | undefined): Promise<ModelGroup__Output[]> {
-    const context = { requestId, deadlineMs: 2000 };
+  async #load(origin: RequestContext): Promise<ModelGroup__Output[]> {
+    const context = { ...origin, deadlineMs: 2000 };
     const results = await Promise.allSettled([
       this.downstream.chat.listModels(context),
       this.downstream.video.listModels(context),
@@ -45,7 +46,7 @@ export class ModelCatalog {
       if (result.status === 'fulfilled') groups.push(...result.value);
       else {
         complete = false;
-        this.logger.warn({ err: result.reason, service: i === 0 ? 'chat' : 'video', requestId }, 'could not list served groups');
+        this.logger.warn({ err: result.reason, service: i === 0 ? 'chat' : 'video', ...fieldsOf(origin.scope), requestId: origin.requestId }, 'could not list served groups');
       }
     }
     if (complete) {

@@ -43,7 +43,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const gatewayError = error instanceof GatewayError ? error : fromFastify(error);
     if (gatewayError.spec.http >= 500) {
-      request.log.error({ err: error, code: gatewayError.code, requestId: request.id }, 'request failed');
+      request.log.error({ err: error, code: gatewayError.code, requestId: request.id, traceId: request.telemetry?.traceId }, 'request failed');
     }
     return sendError(reply, gatewayError);
   });

@@ -78,7 +78,7 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
     CreateVideo: server.unary('CreateVideo', async (request: CreateRequest, call) => {
       const task = await jobs.create(request.key_id, request.model, request.group, {
         prompt: request.prompt, seconds: request.seconds, resolution: request.resolution, ratio: request.ratio, inputReference: request.input_reference,
-      }, call.requestId);
+      }, { requestId: call.requestId, scope: call.scope });
       return { job: jobMessage(task) };
     }),
     GetVideo: server.unary('GetVideo', async (request: { key_id: string; video_id: string }) => ({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatGroupConfig, RouterConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
-import type { Logger } from '@gateway/logging';
+import { fieldsOf, type Logger, type RequestScope } from '@gateway/logging';
 import type { BudgetClaim, CallBudget } from '@gateway/runtime';
 import { recordClientSpan, tracingEnabled, upstreamSeries } from '@gateway/telemetry';
 import { buildUpstreamBody, type ChatProvider } from '../providers/index.js';
@@ -21,6 +21,8 @@ export interface CompletionInput {
   completionId?: string;
   body: Buffer;
   requestId: string | undefined;
+  /** The call's request and trace, passed on to accounting and into log lines. */
+  scope?: RequestScope;
   signal: AbortSignal;
   /** Receives the time spent waiting on upstream attempts (the gRPC call's CallInfo, in the service). */
   timing: UpstreamTiming;
@@ -57,13 +59,13 @@ export class ChatCompletions {
   /** Holds the call's worst case: the prompt estimated high, plus every completion token it may produce. */
   #reserve(input: CompletionInput, group: ChatGroupConfig, request: ChatRequest, completionId: string): Promise<BudgetClaim> {
     const amount = worstCaseCost(group, request);
-    return this.budget.claim({ keyId: input.keyId, group: group.id, amountNanoUsd: amount, reservationId: completionId }, input.requestId);
+    return this.budget.claim({ keyId: input.keyId, group: group.id, amountNanoUsd: amount, reservationId: completionId }, { requestId: input.requestId, scope: input.scope });
   }
 
   async #release(input: CompletionInput, claim: BudgetClaim): Promise<void> {
-    await this.budget.unclaim(claim, input.requestId).catch((error: unknown) => {
+    await this.budget.unclaim(claim, { requestId: input.requestId, scope: input.scope }).catch((error: unknown) => {
       // The sweeper gives it back later; the call's own failure is what the caller must hear.
-      this.logger.warn({ err: error }, 'could not release a reservation');
+      this.logger.warn({ ...fieldsOf(input.scope), err: error }, 'could not release a reservation');
     });
   }
 
@@ -111,7 +113,7 @@ export class ChatCompletions {
         this.#timed(input, attempt, startedAt, error.kind);
         last = error;
         if (error.retryable) this.router.failed(attempt.deployment);
-        this.logger.warn({ group: attempt.group.id, provider: attempt.deployment.provider, kind: error.kind, status: error.status }, 'upstream attempt failed');
+        this.logger.warn({ ...fieldsOf(input.scope), group: attempt.group.id, provider: attempt.deployment.provider, kind: error.kind, status: error.status }, 'upstream attempt failed');
         if (!error.retryable) break;
       }
     }
@@ -137,7 +139,7 @@ export class ChatCompletions {
 
   async #meter(input: CompletionInput, completionId: string, servedBy: ChatGroupConfig, usage: ChatUsage, claim: BudgetClaim): Promise<void> {
     await this.meter.record({ completionId, keyId: input.keyId, group: input.groupId, servedBy, usage, claim });
-    this.logger.debug({ requestId: input.requestId, group: servedBy.id, completionId }, 'chat completion served');
+    if (this.logger.isLevelEnabled('debug')) this.logger.debug({ ...fieldsOf(input.scope), group: servedBy.id, completionId }, 'chat completion served');
   }
 
   /** A plain call: the response body, OpenAI-shaped, as JSON bytes. */
@@ -163,7 +165,7 @@ export class ChatCompletions {
     // An answer without usage cannot be metered exactly; it is billed as nothing and logged.
     if (usage) await this.#meter(input, completionId, attempt.group, usage, claim);
     else {
-      this.logger.error({ group: group.id }, 'upstream response without usage; not metered');
+      this.logger.error({ ...fieldsOf(input.scope), group: group.id }, 'upstream response without usage; not metered');
       await this.#release(input, claim);
     }
     return Buffer.from(JSON.stringify(response));
@@ -228,14 +230,14 @@ export class ChatCompletions {
     } catch (error) {
       upstream.close();
       if (error instanceof UpstreamFailure) {
-        this.logger.warn({ group: attempt.group.id, kind: error.kind }, 'upstream stream failed after it started');
+        this.logger.warn({ ...fieldsOf(input.scope), group: attempt.group.id, kind: error.kind }, 'upstream stream failed after it started');
         throw error.toGatewayError();
       }
       throw error;
     }
     if (usage) await this.#meter(input, completionId, attempt.group, usage, claim);
     else {
-      this.logger.error({ group: group.id }, 'upstream stream without usage; not metered');
+      this.logger.error({ ...fieldsOf(input.scope), group: group.id }, 'upstream stream without usage; not metered');
       await this.#release(input, claim);
     }
   }

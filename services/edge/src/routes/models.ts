@@ -10,7 +10,7 @@ export interface ModelsRoutesOptions {
 export const modelsRoutes: FastifyPluginAsync<ModelsRoutesOptions> = async (app, { catalog }) => {
   app.get('/v1/models', async (request) => {
     const { key } = request.apiKey;
-    const groups = await catalog.groups(request.id);
+    const groups = await catalog.groups({ requestId: request.id, scope: request.telemetry ?? undefined });
     return {
       object: 'list',
       data: groups

@@ -12,10 +12,10 @@ export interface UsageRoutesOptions {
 /** GET /v1/usage: budget, spend and model access of the calling key (shape in the README). */
 export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, { downstream, catalog }) => {
   app.get('/v1/usage', async (request) => {
-    const context = { requestId: request.id };
+    const context = { requestId: request.id, scope: request.telemetry ?? undefined };
     const [usage, groups] = await Promise.all([
       downstream.accounting.getUsage(request.apiKey.key.id, context),
-      catalog.groups(request.id),
+      catalog.groups({ requestId: request.id, scope: request.telemetry ?? undefined }),
     ]);
     const { key } = usage;
     const remaining = Math.max(0, key.budget_nano_usd - usage.spent_nano_usd - usage.reserved_nano_usd);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { spendSubject, type Bus, type SpendEvent } from '@gateway/bus';
 import { servedDeployments, type DeploymentConfig, type Env, type VideoGroupConfig, type VideoServiceConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
-import type { Logger } from '@gateway/logging';
+import { fieldsOf, type Logger, type RequestContext } from '@gateway/logging';
 import type { BudgetAuthority } from '@gateway/runtime';
 import { videoJobSeries } from '@gateway/telemetry';
 import type { ProviderTask, RenderRequest, VideoProvider } from '../providers/index.js';
@@ -52,7 +52,7 @@ export class VideoJobs {
     return provider;
   }
 
-  async create(keyId: string, model: string, groupId: string, input: CreateInput, requestId?: string): Promise<TaskRecord> {
+  async create(keyId: string, model: string, groupId: string, input: CreateInput, context: RequestContext = {}): Promise<TaskRecord> {
     const group = this.deps.groups.get(groupId);
     if (!group) throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is not a video model this deployment serves.` });
     const deployments = servedDeployments(group, this.deps.env).sort(() => Math.random() - 0.5);
@@ -63,17 +63,18 @@ export class VideoJobs {
     // The job's price is held before any task exists: exact for per-second groups, the token
     // formula for token groups (settled to the provider's real count on completion).
     const estimate = estimatedCost(group, request.resolution, request.seconds, this.#provider(first).pixels(request.resolution, request.ratio)) ?? 0;
-    await this.deps.budget.reserve({ keyId, group: group.id, amountNanoUsd: estimate, reservationId: jobId }, requestId);
+    await this.deps.budget.reserve({ keyId, group: group.id, amountNanoUsd: estimate, reservationId: jobId }, context);
     try {
-      return await this.#createTask(keyId, model, group, deployments, request, jobId);
+      return await this.#createTask(keyId, model, group, deployments, request, jobId, context);
     } catch (error) {
-      await this.deps.budget.release(jobId, requestId).catch(() => undefined);
+      await this.deps.budget.release(jobId, context).catch(() => undefined);
       throw error;
     }
   }
 
   async #createTask(
     keyId: string, model: string, group: VideoGroupConfig, deployments: DeploymentConfig[], request: RenderRequest, jobId: string,
+    context: RequestContext,
   ): Promise<TaskRecord> {
     let lastError: ProviderCallError | undefined;
     // A deployment that is down or rate limited gets one more try on another one.
@@ -112,12 +113,12 @@ export class VideoJobs {
         };
         await this.deps.tasks.insert(record);
         videoJobSeries(group.id, 'queued').inc();
-        this.deps.logger.info({ jobId: record._id, group: group.id }, 'video job created');
+        this.deps.logger.info({ ...fieldsOf(context.scope), jobId: record._id, group: group.id }, 'video job created');
         return record;
       } catch (error) {
         if (!(error instanceof ProviderCallError)) throw error;
         lastError = error;
-        this.deps.logger.warn({ group: group.id, provider: deployment.provider, status: error.status }, 'video provider refused to create a task');
+        this.deps.logger.warn({ ...fieldsOf(context.scope), group: group.id, provider: deployment.provider, status: error.status }, 'video provider refused to create a task');
         const retryable = error.status === undefined || error.status === 429 || error.status >= 500;
         if (!retryable) break;
       }
