@@ -75,7 +75,7 @@ const ports = { accounting: await freePort(), chat: await freePort(), video: awa
 const env = (name) => ({
   GATEWAY_CONFIG: join(tmp, 'gateway.yaml'), GATEWAY_DATA_DIR: join(tmp, name), NATS_URL: `nats://127.0.0.1:${natsPort}`,
   ADMIN_TOKEN: ADMIN, SOAK_UPSTREAM_KEY: 'bench-credential', HOST: '127.0.0.1', PORT: String(ports.edge),
-  GRPC_HOST: '127.0.0.1', GRPC_PORT: String(ports[name]), LOG_LEVEL: 'warn',
+  GRPC_HOST: '127.0.0.1', GRPC_PORT: String(ports[name]), LOG_LEVEL: 'warn', METRICS_PORT: '0',
   ACCOUNTING_ADDRESS: `127.0.0.1:${ports.accounting}`, CHAT_ADDRESS: `127.0.0.1:${ports.chat}`, VIDEO_ADDRESS: `127.0.0.1:${ports.video}`,
 });
 const cli = join(root, 'packages/cli/bin/gateway.js');

@@ -23,6 +23,28 @@ interface Started {
 }
 
 /** Spawns the CLI and waits for the log line whose msg matches. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** The metrics server starts right after the gRPC one: a few tries. */
+async function eventuallyFetch(url: string): Promise<string> {
+  for (let i = 0; ; i += 1) {
+    try {
+      return await (await fetch(url)).text();
+    } catch (error) {
+      if (i > 40) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 function spawnCli(args: string[], env: Record<string, string>, cwd: string, readyMsg: RegExp): Promise<Started> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd,
@@ -92,11 +114,15 @@ describe('gateway start', () => {
   });
 
   it('runs one service alone with grpc.health.v1', async () => {
-    const { child, ready } = await spawnCli(['start', '--service', 'chat'], { GRPC_HOST: '127.0.0.1', GRPC_PORT: '0' }, dir, /^chat listening$/);
+    const metricsPort = await freePort();
+    const { child, ready } = await spawnCli(['start', '--service', 'chat'], { GRPC_HOST: '127.0.0.1', GRPC_PORT: '0', METRICS_PORT: String(metricsPort) }, dir, /^chat listening$/);
     const health = createHealthClient(`127.0.0.1:${String(ready.port)}`);
     try {
       expect(await checkHealth(health)).toBe('SERVING');
       expect(await checkHealth(health, 'gateway.chat.v1.ChatService')).toBe('SERVING');
+      expect(await checkHealth(health, 'liveness')).toBe('SERVING');
+      const metrics = await eventuallyFetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(metrics).toContain('gateway_grpc_server_handled_total');
     } finally {
       health.close();
       expect(await stop(child)).toBe(0);
