@@ -66,10 +66,4 @@ export async function folderText(dir: string): Promise<string> {
   return (await Promise.all(names.map((name) => readFile(join(dir, name), 'utf8')))).join('\n');
 }
 
-export async function eventually(check: () => Promise<boolean> | boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { eventually } from './wait.js';

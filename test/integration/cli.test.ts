@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
 import { checkHealth, createHealthClient } from '@gateway/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/wait.js';
 
 // The `gateway` command as an operator runs it: the compiled CLI (npm test builds first) in a
 // child process, started on its embedded defaults and stopped with SIGTERM.
@@ -23,15 +24,6 @@ interface Started {
 }
 
 /** Spawns the CLI and waits for the log line whose msg matches. */
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** The metrics server starts right after the gRPC one: a few tries. */
 async function eventuallyFetch(url: string): Promise<string> {

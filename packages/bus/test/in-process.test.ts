@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessBus, subjectMatches, type BusEvent } from '../src/index.js';
+import { eventually } from '../../../test/helpers/wait.js';
 
-const until = async (check: () => boolean, ms = 2000) => {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
-};
+const until = (check: () => boolean | Promise<boolean>, ms = 2000) => eventually(check, ms);
 
 describe('subjectMatches', () => {
   it('follows NATS wildcards', () => {

@@ -6,6 +6,7 @@ import { EmbeddedStore } from '@gateway/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsServer } from '../../../test/helpers/nats-server.js';
 import { NatsBus, type BusEvent, type OutboxEntry } from '../src/index.js';
+import { eventually } from '../../../test/helpers/wait.js';
 
 // Against a real nats-server with JetStream, started for this run on a free port.
 
@@ -32,13 +33,7 @@ async function bus(name: string, streamName = 'SPEND'): Promise<NatsBus> {
   return instance;
 }
 
-const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = (check: () => boolean | Promise<boolean>, ms = 10_000) => eventually(check, ms);
 
 describe('NatsBus', () => {
   it('delivers each event id once, including events published before the consumer started', async () => {

@@ -6,17 +6,12 @@ import { EmbeddedStore } from '@gateway/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsServer } from '../../../test/helpers/nats-server.js';
 import { InProcessBus, NatsBus, type OutboxEntry } from '../src/index.js';
+import { eventually } from '../../../test/helpers/wait.js';
 
 // What the buses report for the metrics: outbox depth and the lag of the durable consumers
 // this process runs. NATS cases against a real nats-server with JetStream.
 
-const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+const until = (check: () => boolean | Promise<boolean>, ms = 10_000) => eventually(check, ms);
 
 describe('InProcessBus stats', () => {
   it('has no outbox and reports the events waiting for each consumer', async () => {

@@ -2,27 +2,11 @@ import * as grpc from '@grpc/grpc-js';
 import { GatewayError } from '@gateway/errors';
 import { silentLogger } from '@gateway/logging';
 import { protos, type ChatServiceClient } from '@gateway/protos';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkHealth, createClient, createHealthClient, GrpcServer, unary } from '../src/index.js';
+import { closeAfterTest, serve } from './serve.js';
 
 // A real grpc-js server on a loopback port, speaking the chat contract's ListModels.
-
-const closers: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function serve(handler: (call: { requestId: string | undefined }) => Promise<unknown>, checks = {}) {
-  const server = new GrpcServer({ logger: silentLogger(), checks, shutdownGraceMs: 500 });
-  server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, {
-    ListModels: server.unary('ListModels', async (_request: unknown, call) => handler(call)),
-  });
-  const port = await server.listen('127.0.0.1:0');
-  closers.push(() => server.close());
-  const client: ChatServiceClient = createClient(protos().gateway.chat.v1.ChatService, `127.0.0.1:${port}`);
-  closers.push(() => client.close());
-  return { server, client, port };
-}
 
 describe('gRPC conventions', () => {
   it('carries the request id in metadata and returns typed responses', async () => {
@@ -74,7 +58,7 @@ describe('gRPC conventions', () => {
     const port = await probe.listen('127.0.0.1:0');
     await probe.close();
     const client: ChatServiceClient = createClient(protos().gateway.chat.v1.ChatService, `127.0.0.1:${port}`);
-    closers.push(() => client.close());
+    closeAfterTest(() => client.close());
     const failing = await unary(client, client.ListModels, {}, { retries: 0, deadlineMs: 1000 }).catch((e: unknown) => e);
     expect(failing).toMatchObject({ code: 'service_unavailable' });
 
@@ -87,7 +71,7 @@ describe('gRPC conventions', () => {
       }),
     });
     await server.listen(`127.0.0.1:${port}`);
-    closers.push(() => server.close());
+    closeAfterTest(() => server.close());
     const rejected = await unary(client, client.ListModels, {}, { retries: 5, deadlineMs: 3000 }).catch((e: unknown) => e);
     expect(rejected).toMatchObject({ code: 'invalid_request' });
     expect(calls).toBe(1);
@@ -101,7 +85,7 @@ describe('gRPC conventions', () => {
       },
     });
     const health = createHealthClient(`127.0.0.1:${port}`);
-    closers.push(() => health.close());
+    closeAfterTest(() => health.close());
     expect(await checkHealth(health)).toBe('SERVING');
     expect(await checkHealth(health, 'gateway.chat.v1.ChatService')).toBe('SERVING');
     expect(await checkHealth(health, 'no.such.Service')).toBe('UNREACHABLE');

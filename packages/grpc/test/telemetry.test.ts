@@ -1,32 +1,15 @@
 import { GatewayError } from '@gateway/errors';
-import { currentScope, runInScope, silentLogger, type RequestScope } from '@gateway/logging';
-import { protos, type ChatServiceClient } from '@gateway/protos';
+import { currentScope, runInScope, type RequestScope } from '@gateway/logging';
 import { contextFromHeaders, renderMetrics, startServerScope } from '@gateway/telemetry';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, GrpcServer, unary, upstreamMsOf, type CallInfo } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { unary, upstreamMsOf } from '../src/index.js';
+import { closeAfterTest, serve } from './serve.js';
 
 // What every gRPC hop carries besides the request: the trace (traceparent in metadata), the
 // request id in the handler's scope, the upstream time back in leading metadata, and the
 // server's call counter and duration.
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
-
-const closers: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function serve(handler: (call: CallInfo) => Promise<unknown>): Promise<ChatServiceClient> {
-  const server = new GrpcServer({ logger: silentLogger(), service: 'test', shutdownGraceMs: 500 });
-  server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, {
-    ListModels: server.unary('ListModels', async (_request: unknown, call) => handler(call)),
-  });
-  const port = await server.listen('127.0.0.1:0');
-  closers.push(() => server.close());
-  const client: ChatServiceClient = createClient(protos().gateway.chat.v1.ChatService, `127.0.0.1:${port}`);
-  closers.push(() => client.close());
-  return client;
-}
 
 function metricValue(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
@@ -37,7 +20,7 @@ describe('gRPC telemetry', () => {
   it('runs the handler in the caller\'s trace and request, and returns the upstream time', async () => {
     let seen: RequestScope | undefined;
     let traceparent: unknown;
-    const client = await serve(async (call) => {
+    const { client } = await serve(async (call) => {
       seen = currentScope();
       traceparent = call.metadata.get('traceparent')[0];
       call.upstreamMs = 12.5;
@@ -57,7 +40,7 @@ describe('gRPC telemetry', () => {
   });
 
   it('sends no upstream time when the handler waited on none', async () => {
-    const client = await serve(async () => ({ groups: [] }));
+    const { client } = await serve(async () => ({ groups: [] }));
     let upstreamMs: number | undefined = -1;
     await unary(client, client.ListModels, {}, { onResponseMetadata: (metadata) => { upstreamMs = upstreamMsOf(metadata); } });
     expect(upstreamMs).toBeUndefined();
@@ -65,7 +48,7 @@ describe('gRPC telemetry', () => {
 
   it('counts calls by service, method and status code, and times them', async () => {
     let fail = false;
-    const client = await serve(async () => {
+    const { client } = await serve(async () => {
       if (fail) throw new GatewayError('model_not_allowed');
       return { groups: [] };
     });

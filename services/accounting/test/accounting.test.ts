@@ -7,6 +7,7 @@ import { silentLogger } from '@gateway/logging';
 import { EmbeddedStore } from '@gateway/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AccountingClient, accountingBudget, BudgetLeases, hashSecret, startAccounting } from '../src/index.js';
+import { eventually } from '../../../test/helpers/wait.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -36,10 +37,7 @@ async function filesText(dir: string): Promise<string> {
   return (await Promise.all(names.map((n) => readFile(join(dir, n), 'utf8')))).join('\n');
 }
 
-const until = async (check: () => Promise<boolean>, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!(await check()) && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-};
+const until = (check: () => boolean | Promise<boolean>, ms = 3000) => eventually(check, ms);
 
 describe('keys', () => {
   it('are sk- secrets with at least 128 random bits, stored only as a hash', async () => {
