@@ -10,7 +10,8 @@ import { dataDir, DEFAULT_PORTS, type ServiceName } from '@gateway/runtime';
 // The gateway as separate processes on one machine: one process per service replica, talking
 // gRPC on loopback and exchanging events over NATS, each with a data folder of its own. This
 // is how the services run in Kubernetes, with this supervisor as the orchestrator: it starts
-// them in dependency order, restarts one that dies (after a pause) and passes signals on.
+// them in dependency order, restarts one that dies (after a pause growing while it keeps
+// dying) and passes signals on.
 
 const BIN = resolve(fileURLToPath(import.meta.url), '../../bin/gateway.js');
 
@@ -74,6 +75,12 @@ interface Planned {
   metricsPort?: number;
 }
 
+/** Restart delays: one second, doubling while a process keeps dying, at most half a minute. */
+const RESTART_FIRST_MS = 1000;
+const RESTART_MAX_MS = 30_000;
+/** A process up this long has recovered: its next failure is restarted after the first delay again. */
+const STABLE_AFTER_MS = 60_000;
+
 /** The first gRPC process's metrics port when ports are not picked at start; the next ones count up. */
 const METRICS_BASE_PORT = 9464;
 
@@ -132,6 +139,21 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
     stopped();
   };
 
+  const failures = new Map<string, number>();
+  const restart = (p: Planned, why: Record<string, unknown>): void => {
+    const failed = failures.get(p.name) ?? 0;
+    failures.set(p.name, failed + 1);
+    const delayMs = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** failed);
+    logger.error({ process: p.name, ...why, delayMs }, 'a gateway process exited; restarting it');
+    setTimeout(() => {
+      if (stopping) return;
+      launch(p).catch((error: unknown) => {
+        if (stopping) return;
+        restart(p, { err: error });
+      });
+    }, delayMs).unref();
+  };
+
   const launch = (p: Planned): Promise<void> => {
     const childEnv: NodeJS.ProcessEnv = {
       ...process.env, ...env, ...addresses,
@@ -144,13 +166,13 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
     children.set(p.name, child);
     return new Promise((ready, reject) => {
       let seen = false;
+      const startedAt = Date.now();
       child.once('exit', (code, signal) => {
         if (!seen) reject(new Error(`${p.name} exited with ${code ?? signal ?? 'an error'} before listening`));
         else if (!stopping) {
-          logger.error({ process: p.name, code, signal }, 'a gateway process exited; restarting it in a second');
-          setTimeout(() => {
-            if (!stopping) launch(p).catch((error: unknown) => logger.error({ err: error, process: p.name }, 'restart failed'));
-          }, 1000).unref();
+          // A process that ran a while starts a fresh count; one that keeps dying waits longer each time.
+          if (Date.now() - startedAt > STABLE_AFTER_MS) failures.set(p.name, 0);
+          restart(p, { code, signal });
         }
       });
       createInterface({ input: child.stdout! }).on('line', (line) => {
