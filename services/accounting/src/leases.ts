@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { GatewayError } from '@gateway/errors';
 import type { RequestContext } from '@gateway/logging';
 import type { BudgetAuthority, BudgetClaim, CallBudget, ReserveInput } from '@gateway/runtime';
 import type { AccountingClient } from './client.js';
@@ -76,10 +77,14 @@ export class BudgetLeases implements CallBudget {
       for (let round = 0; round < 3; round += 1) {
         const drawn = this.#draw(slot, input.amountNanoUsd);
         if (drawn) return drawn;
-        if (!slot.renewing) {
-          slot.renewing = this.#renew(slot, input, context).finally(() => { slot.renewing = undefined; });
+        if (slot.renewing) {
+          // Another call's renewal: its failure (its worst case not fitting, say) is its own.
+          await slot.renewing.catch(() => undefined);
+        } else {
+          const renewing = this.#renew(slot, input, context).finally(() => { slot.renewing = undefined; });
+          slot.renewing = renewing;
+          await renewing;
         }
-        await slot.renewing;
         if (this.#perCallKeys.has(input.keyId)) break;
       }
       if (!this.#perCallKeys.has(input.keyId)) {
@@ -108,14 +113,26 @@ export class BudgetLeases implements CallBudget {
     }
     const calls = Math.min(this.#maxCalls, Math.max(this.#minCalls, 2 * slot.lastCalls));
     const leaseId = `${this.#prefix}${(this.#sequence += 1).toString(36)}`;
-    const { grantedNanoUsd, perCall } = await this.client.leaseBudget({
-      keyId: input.keyId,
-      group: input.group,
-      leaseId,
-      minNanoUsd: input.amountNanoUsd,
-      wantNanoUsd: input.amountNanoUsd * calls,
-      ...(previous ? { previous: { leaseId: previous.id, unusedNanoUsd: previous.remaining } } : {}),
-    }, { ...context });
+    let answer: { grantedNanoUsd: number; perCall: boolean };
+    try {
+      answer = await this.client.leaseBudget({
+        keyId: input.keyId,
+        group: input.group,
+        leaseId,
+        minNanoUsd: input.amountNanoUsd,
+        wantNanoUsd: input.amountNanoUsd * calls,
+        ...(previous ? { previous: { leaseId: previous.id, unusedNanoUsd: previous.remaining } } : {}),
+      }, { ...context });
+    } catch (error) {
+      // budget_exceeded comes after accounting took the previous lease's rest back; any other
+      // failure left it held, so it stays here to go back when it expires.
+      if (previous && !(error instanceof GatewayError && error.code === 'budget_exceeded')) {
+        slot.lease ??= previous;
+        this.#live.set(previous.id, previous);
+      }
+      throw error;
+    }
+    const { grantedNanoUsd, perCall } = answer;
     if (perCall) {
       if (this.#perCallKeys.size >= PER_CALL_KEYS_MAX) this.#perCallKeys.clear();
       this.#perCallKeys.add(input.keyId);

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GatewayError } from '@gateway/errors';
 import { InProcessBus, KEYS_CHANGED_SUBJECT, spendSubject, type KeyChangedEvent, type SpendEvent } from '@gateway/bus';
 import { exampleConfigPath, loadConfig } from '@gateway/config';
 import { silentLogger } from '@gateway/logging';
@@ -233,6 +234,40 @@ describe('budget leases', () => {
     expect(await books[1]!.lease(key, 'g', 'lease_rpm', 10, 100, undefined)).toEqual({ granted: 0, perCall: true });
     for (const book of books) await book.close();
     await store.close();
+  });
+
+  it('do not pass one call\'s refusal on to calls that waited for its renewal', async () => {
+    const { client } = await start();
+    const { key } = await client.createKey({ name: 'w', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
+    const leases = new BudgetLeases(client, accountingBudget(client), { ttlMs: 200 });
+    cleanups.push(() => leases.close());
+    const claim = (amount: number, id: string) => leases.claim({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: amount, reservationId: id });
+    const [big, small] = await Promise.allSettled([claim(5000, 'chatcmpl-big'), claim(100, 'chatcmpl-small')]);
+    expect(big).toMatchObject({ status: 'rejected', reason: { code: 'budget_exceeded' } });
+    expect(small).toMatchObject({ status: 'fulfilled' });
+  });
+
+  it('keep a lease whose renewal failed in transport, and give its rest back when it expires', async () => {
+    const calls: string[] = [];
+    let failNext = false;
+    const fake = {
+      leaseBudget: async (input: { leaseId: string; wantNanoUsd: number; previous?: { leaseId: string; unusedNanoUsd: number } }) => {
+        calls.push(`lease ${input.leaseId.split('_').pop()} previous=${input.previous ? `${input.previous.leaseId.split('_').pop()}:${input.previous.unusedNanoUsd}` : '-'}`);
+        if (failNext) throw new GatewayError('service_unavailable');
+        return { grantedNanoUsd: 1000, perCall: false };
+      },
+      releaseReservation: async (id: string, _context: unknown, amount: number) => {
+        calls.push(`release ${id.split('_').pop()}:${amount}`);
+      },
+    } as unknown as AccountingClient;
+    const leases = new BudgetLeases(fake, accountingBudget(fake), { ttlMs: 100 });
+    cleanups.push(() => leases.close());
+    const claim = (amount: number, id: string) => leases.claim({ keyId: 'key_x', group: 'g', amountNanoUsd: amount, reservationId: id });
+    await claim(600, 'chatcmpl-1');
+    failNext = true;
+    await expect(claim(500, 'chatcmpl-2')).rejects.toMatchObject({ code: 'service_unavailable' });
+    await until(async () => calls.some((c) => c.startsWith('release')), 2000);
+    expect(calls).toEqual(['lease 1 previous=-', 'lease 2 previous=1:400', 'release 1:400']);
   });
 
   it('let a chat service draw most calls locally, never committing more than the budget, and give everything back', async () => {
