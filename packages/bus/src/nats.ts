@@ -34,6 +34,22 @@ export interface NatsBusOptions {
 }
 
 const DUPLICATE_WINDOW_MS = 5 * 60_000;
+/** A message carrying several events: {"$events": [{id, data}, ...]}. No event has this key. */
+const BATCH_KEY = '$events';
+
+interface QueuedEvent {
+  subject: string;
+  id: string;
+  data: unknown;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+function batchOf(payload: unknown): { id: string; data: unknown }[] | undefined {
+  if (typeof payload !== 'object' || payload === null || !(BATCH_KEY in payload)) return undefined;
+  const events = (payload as Record<string, unknown>)[BATCH_KEY];
+  return Array.isArray(events) ? (events as { id: string; data: unknown }[]) : undefined;
+}
 const MAX_BACKOFF_MS = 30_000;
 const codec = JSONCodec<unknown>();
 
@@ -48,6 +64,9 @@ export class NatsBus implements Bus {
   readonly #lastLag = new Map<string, number>();
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing = false;
+  /** Events waiting for the JetStream publish under way to finish. */
+  #queue: QueuedEvent[] = [];
+  #sending = false;
   #closed = false;
 
   private constructor(nc: NatsConnection, jsm: JetStreamManager, options: NatsBusOptions) {
@@ -92,16 +111,56 @@ export class NatsBus implements Bus {
     }
   }
 
-  async publish<T>(subject: string, id: string, data: T): Promise<void> {
-    if (this.#closed) throw new Error('bus is closed');
+  /**
+   * Resolves once the event is durable: acknowledged by JetStream, or in the outbox. Events
+   * published while a JetStream publish is under way travel together in the next one (one
+   * message, one acknowledgement, for all of them; no timer, so an idle publisher's event
+   * leaves at once). The consumer applies each event by its own id.
+   */
+  publish<T>(subject: string, id: string, data: T): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('bus is closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ subject, id, data, resolve, reject });
+      this.#sendQueued();
+    });
+  }
+
+  #sendQueued(): void {
+    if (this.#sending || this.#queue.length === 0) return;
+    const batch = this.#queue;
+    this.#queue = [];
+    this.#sending = true;
+    const bySubject = new Map<string, QueuedEvent[]>();
+    for (const event of batch) {
+      const group = bySubject.get(event.subject);
+      if (group) group.push(event);
+      else bySubject.set(event.subject, [event]);
+    }
+    void Promise.all([...bySubject].map(([subject, events]) => this.#sendGroup(subject, events))).finally(() => {
+      this.#sending = false;
+      this.#sendQueued();
+    });
+  }
+
+  async #sendGroup(subject: string, events: QueuedEvent[]): Promise<void> {
+    const only = events.length === 1 ? events[0] : undefined;
+    const payload = only ? only.data : { [BATCH_KEY]: events.map((e) => ({ id: e.id, data: e.data })) };
+    const msgID = only ? only.id : `batch:${events[0]!.id}:${events.length}`;
     try {
-      await this.#js.publish(subject, codec.encode(data), { msgID: id, timeout: this.#options.publishTimeoutMs });
+      await this.#js.publish(subject, codec.encode(payload), { msgID, timeout: this.#options.publishTimeoutMs });
+      for (const event of events) event.resolve();
+      return;
     } catch (error) {
-      this.#options.logger.warn({ err: error, subject, eventId: id }, 'NATS did not acknowledge an event; kept in the outbox');
+      this.#options.logger.warn({ err: error, subject, events: events.length }, 'NATS did not acknowledge events; kept in the outbox');
+    }
+    // Each event waits in the outbox on its own, republished under its own id.
+    for (const event of events) {
       try {
-        await this.#options.outbox.insertOne({ _id: id, subject, data, attempts: 1, next_at: new Date(Date.now() + 500) });
+        await this.#options.outbox.insertOne({ _id: event.id, subject, data: event.data, attempts: 1, next_at: new Date(Date.now() + 500) });
+        event.resolve();
       } catch (outboxError) {
-        if (!isDuplicateKey(outboxError)) throw outboxError;
+        if (isDuplicateKey(outboxError)) event.resolve();
+        else event.reject(outboxError);
       }
     }
   }
@@ -163,7 +222,12 @@ export class NatsBus implements Bus {
           for await (const message of state.messages) {
             const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
             try {
-              await handler({ subject: message.subject, id, data: codec.decode(message.data) as T });
+              const payload = codec.decode(message.data);
+              const batch = batchOf(payload);
+              // A batch is acknowledged once all its events are applied; redelivered, the ones
+              // applied already are recognised by their ids.
+              if (batch) for (const event of batch) await handler({ subject: message.subject, id: event.id, data: event.data as T });
+              else await handler({ subject: message.subject, id, data: payload as T });
               message.ack();
               failures = 0;
             } catch (error) {
@@ -243,6 +307,10 @@ export class NatsBus implements Bus {
     for (const consumer of this.#consumers) {
       consumer.closed = true;
       consumer.messages?.stop();
+    }
+    // Events being published finish first (acknowledged, or in the outbox).
+    for (let waited = 0; (this.#sending || this.#queue.length > 0) && waited < this.#options.publishTimeoutMs * 2; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // One last try for events still in the outbox; what NATS does not take stays there for the next start.
     await this.flushOutbox();
