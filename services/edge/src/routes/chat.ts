@@ -5,6 +5,7 @@ import { fromServiceError, isServiceError, isTransportUnavailable, upstreamMsOf 
 import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelCatalog } from '../catalog.js';
+import { peekChatFields } from '../peek.js';
 import type { Downstream } from '../downstream.js';
 import { observeStreamOverhead } from '../telemetry.js';
 
@@ -67,7 +68,8 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
 
   app.post('/v1/chat/completions', async (request, reply) => {
     const raw = request.body as Buffer;
-    const { model, stream } = peek(raw);
+    // The top level read in place; a full parse only where that cannot say (and for the error).
+    const { model, stream } = peekChatFields(raw) ?? peek(raw);
     const { key, spentNanoUsd } = request.apiKey;
     const group = await catalog.resolve(model, { requestId: request.id, scope: request.telemetry ?? undefined });
     if (!group) throw new GatewayError('model_not_found', { param: 'model' });
