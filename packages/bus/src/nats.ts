@@ -1,7 +1,7 @@
 import type { Logger } from '@gateway/logging';
 import { isDuplicateKey, type Collection, type Doc } from '@gateway/store';
 import {
-  AckPolicy, connect, DeliverPolicy, JSONCodec, nanos, RetentionPolicy, StorageType,
+  AckPolicy, connect, DeliverPolicy, Events, JSONCodec, nanos, RetentionPolicy, StorageType,
   type ConsumerMessages, type JetStreamClient, type JetStreamManager, type NatsConnection,
 } from 'nats';
 import { SPEND_STREAM } from './events.js';
@@ -67,6 +67,8 @@ export class NatsBus implements Bus {
   /** Events waiting for the JetStream publish under way to finish. */
   #queue: QueuedEvent[] = [];
   #sending = false;
+  /** False while the client is reconnecting: events then go to the outbox at once. */
+  #connected = true;
   #closed = false;
 
   private constructor(nc: NatsConnection, jsm: JetStreamManager, options: NatsBusOptions) {
@@ -87,11 +89,22 @@ export class NatsBus implements Bus {
     });
     const jsm = await nc.jetstreamManager();
     const bus = new NatsBus(nc, jsm, options);
+    void bus.#watchConnection();
     await bus.#ensureStream();
     bus.#flushTimer = setInterval(() => void bus.flushOutbox(), 1000);
     bus.#flushTimer.unref();
     void bus.flushOutbox();
     return bus;
+  }
+
+  async #watchConnection(): Promise<void> {
+    for await (const status of this.#nc.status()) {
+      if (status.type === Events.Disconnect) this.#connected = false;
+      else if (status.type === Events.Reconnect) {
+        this.#connected = true;
+        void this.flushOutbox();
+      }
+    }
   }
 
   async #ensureStream(): Promise<void> {
@@ -146,12 +159,15 @@ export class NatsBus implements Bus {
     const only = events.length === 1 ? events[0] : undefined;
     const payload = only ? only.data : { [BATCH_KEY]: events.map((e) => ({ id: e.id, data: e.data })) };
     const msgID = only ? only.id : `batch:${events[0]!.id}:${events.length}`;
-    try {
-      await this.#js.publish(subject, codec.encode(payload), { msgID, timeout: this.#options.publishTimeoutMs });
-      for (const event of events) event.resolve();
-      return;
-    } catch (error) {
-      this.#options.logger.warn({ err: error, subject, events: events.length }, 'NATS did not acknowledge events; kept in the outbox');
+    // While the client is reconnecting a publish would only wait out its timeout.
+    if (this.#connected) {
+      try {
+        await this.#js.publish(subject, codec.encode(payload), { msgID, timeout: this.#options.publishTimeoutMs });
+        for (const event of events) event.resolve();
+        return;
+      } catch (error) {
+        this.#options.logger.warn({ err: error, subject, events: events.length }, 'NATS did not acknowledge events; kept in the outbox');
+      }
     }
     // Each event waits in the outbox on its own, republished under its own id.
     for (const event of events) {
