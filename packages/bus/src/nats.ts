@@ -36,6 +36,7 @@ export interface NatsBusOptions {
 const DUPLICATE_WINDOW_MS = 5 * 60_000;
 /** A message carrying several events: {"$events": [{id, data}, ...]}. No event has this key. */
 const BATCH_KEY = '$events';
+const MAX_EVENTS_PER_MESSAGE = 500;
 
 interface QueuedEvent {
   subject: string;
@@ -140,8 +141,8 @@ export class NatsBus implements Bus {
 
   #sendQueued(): void {
     if (this.#sending || this.#queue.length === 0) return;
-    const batch = this.#queue;
-    this.#queue = [];
+    // Bounded, so a message stays far below NATS's 1 MiB payload limit (an event is ~300 bytes).
+    const batch = this.#queue.splice(0, MAX_EVENTS_PER_MESSAGE);
     this.#sending = true;
     const bySubject = new Map<string, QueuedEvent[]>();
     for (const event of batch) {
