@@ -1,12 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { silentLogger } from '@gateway/logging';
-import { EmbeddedStore } from '@gateway/store';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsServer } from '../../../test/helpers/nats-server.js';
-import { NatsBus, type BusEvent, type OutboxEntry } from '../src/index.js';
+import { NatsBus, type BusEvent } from '../src/index.js';
+import { openTestBus } from './nats-bus.js';
 import { eventually } from '../../../test/helpers/wait.js';
 
 // Against a real nats-server with JetStream, started for this run on a free port.
@@ -22,16 +18,9 @@ afterAll(async () => {
 });
 
 async function bus(name: string, streamName = 'SPEND'): Promise<NatsBus> {
-  const dir = await mkdtemp(join(tmpdir(), 'gateway-outbox-'));
-  const store = new EmbeddedStore(dir);
-  const outbox = await store.collection<OutboxEntry>('outbox', [{ field: 'next_at' }]);
-  const instance = await NatsBus.connect({ servers: nats.url, logger: silentLogger(), name, outbox, streamName, publishTimeoutMs: 1000 });
-  cleanups.push(async () => {
-    await instance.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  return instance;
+  const opened = await openTestBus(nats.url, name, { streamName, publishTimeoutMs: 1000 });
+  cleanups.push(opened.cleanup);
+  return opened.bus;
 }
 
 const until = (check: () => boolean | Promise<boolean>, ms = 10_000) => eventually(check, ms);

@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { silentLogger } from '@gateway/logging';
-import { EmbeddedStore } from '@gateway/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsServer } from '../../../test/helpers/nats-server.js';
-import { InProcessBus, NatsBus, type OutboxEntry } from '../src/index.js';
+import { InProcessBus, NatsBus } from '../src/index.js';
+import { openTestBus } from './nats-bus.js';
 import { eventually } from '../../../test/helpers/wait.js';
 
 // What the buses report for the metrics: outbox depth and the lag of the durable consumers
@@ -42,16 +39,9 @@ describe('NatsBus stats', () => {
   });
 
   async function bus(name: string): Promise<NatsBus> {
-    const dir = await mkdtemp(join(tmpdir(), 'gateway-outbox-'));
-    const store = new EmbeddedStore(dir);
-    const outbox = await store.collection<OutboxEntry>('outbox', [{ field: 'next_at' }]);
-    const instance = await NatsBus.connect({ servers: nats.url, logger: silentLogger(), name, outbox, streamName: 'STATS', publishTimeoutMs: 500 });
-    cleanups.push(async () => {
-      await instance.close();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    });
-    return instance;
+    const opened = await openTestBus(nats.url, name, { streamName: 'STATS', publishTimeoutMs: 500 });
+    cleanups.push(opened.cleanup);
+    return opened.bus;
   }
 
   it('reports JetStream\'s undelivered count for a consumer that falls behind', async () => {

@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Env } from '@gateway/config';
 import type { Logger } from '@gateway/logging';
-import { dataDir, DEFAULT_PORTS, type ServiceName } from '@gateway/runtime';
+import { dataDir, DEFAULT_PORTS, freePort, type ServiceName } from '@gateway/runtime';
 
 // The gateway as separate processes on one machine: one process per service replica, talking
 // gRPC on loopback and exchanging events over NATS, each with a data folder of its own. This
@@ -54,17 +53,6 @@ export function parseReplicas(text: string | undefined): Replicas {
     replicas[name as ServiceName] = n;
   }
   return replicas;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 interface Planned {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { InProcessBus, NatsBus, type Bus, type OutboxEntry } from '@gateway/bus';
 import { exampleConfigPath, loadConfig, type Env, type GatewayConfig, type GroupConfig } from '@gateway/config';
@@ -109,6 +110,18 @@ export function modelGroupMessage(group: GroupConfig): ModelGroup {
     max_output_tokens: group.maxOutputTokens ?? 0,
     created: group.created,
   };
+}
+
+/** A loopback port nothing listens on right now (for ports chosen at start, and tests). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }
 
 /** The address a service listens on when it runs as its own process: GRPC_HOST:GRPC_PORT. */

@@ -1,0 +1,25 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '@gateway/logging';
+import { EmbeddedStore } from '@gateway/store';
+import { NatsBus, type OutboxEntry } from '../src/index.js';
+
+// A NatsBus for a test: its own outbox in a temporary folder; `cleanup` closes both and removes it.
+
+export async function openTestBus(
+  servers: string, name: string, options: { streamName: string; publishTimeoutMs: number },
+): Promise<{ bus: NatsBus; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'gateway-outbox-'));
+  const store = new EmbeddedStore(dir);
+  const outbox = await store.collection<OutboxEntry>('outbox', [{ field: 'next_at' }]);
+  const bus = await NatsBus.connect({ servers, logger: silentLogger(), name, outbox, ...options });
+  return {
+    bus,
+    cleanup: async () => {
+      await bus.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
