@@ -8,7 +8,7 @@ import { startEdge } from '@gateway/edge';
 import { silentLogger } from '@gateway/logging';
 import { openBus, type OpenedBus, type RunningService } from '@gateway/runtime';
 import { ChatSimulator } from '@gateway/simulators';
-import { EmbeddedStore } from '@gateway/store';
+import { SqliteStore } from '@gateway/store';
 import { startVideo } from '@gateway/video';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,9 +48,9 @@ server: { key_cache_ttl_ms: 2000 }
     return opened.bus;
   };
   const logger = silentLogger();
-  const accounting = await startAccounting({ config, bus: await bus('accounting'), store: new EmbeddedStore(join(dir, 'accounting-store')), logger, env: env('accounting'), listen: '127.0.0.1:0' });
+  const accounting = await startAccounting({ config, bus: await bus('accounting'), store: new SqliteStore(join(dir, 'accounting-store')), logger, env: env('accounting'), listen: '127.0.0.1:0' });
   const chat = await startChat({ config, bus: await bus('chat'), logger, env: env('chat'), listen: '127.0.0.1:0' });
-  const video = await startVideo({ config, bus: await bus('video'), store: new EmbeddedStore(join(dir, 'video-store')), logger, env: env('video'), listen: '127.0.0.1:0' });
+  const video = await startVideo({ config, bus: await bus('video'), store: new SqliteStore(join(dir, 'video-store')), logger, env: env('video'), listen: '127.0.0.1:0' });
   services.push(accounting, chat, video);
   const edge = await startEdge({
     config, bus: await bus('edge'), logger, adminToken: ADMIN, host: '127.0.0.1', port: 0,
@@ -109,7 +109,7 @@ describe('services over NATS', () => {
     // Accounting returns on the same address, store and durable consumer.
     const config = parseConfig(`groups: []\nserver: { key_cache_ttl_ms: 0 }\n`, 'nats-it-restart');
     const restarted = await startAccounting({
-      config, bus: buses[0]!.bus, store: new EmbeddedStore(join(dir, 'accounting-store')), logger: silentLogger(),
+      config, bus: buses[0]!.bus, store: new SqliteStore(join(dir, 'accounting-store')), logger: silentLogger(),
       env: { NATS_URL: nats.url }, listen: accounting.address,
     });
     services[0] = restarted;

@@ -1,11 +1,16 @@
 import { runOutsideScope, type Logger } from '@gateway/logging';
+import { isDuplicateKey, type Collection } from '@gateway/store';
+import type { OutboxEntry } from './outbox.js';
 import {
   subjectMatches, type BroadcastHandler, type Bus, type BusEvent, type BusStats, type EventHandler, type Subscription,
 } from './port.js';
 
 // The embedded bus: everything stays in this process. It keeps the port's promises that matter
-// in one process: a duplicate id within the window is dropped, events wait for a consumer that
-// has not started yet, and a failing handler gets the event again after a pause.
+// in one process: a duplicate id is dropped, events wait for a consumer that has not started
+// yet, and a failing handler gets the event again after a pause. With an outbox (the embedded
+// store's table) an event is on disk before publish resolves and leaves it only once its
+// consumer has handled it, so a crash of the process (kill -9) loses no event: the next start
+// delivers what was left.
 
 const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 /** Events kept for a consumer that has not started; a process whose consumer lives elsewhere must not grow without bound. */
@@ -13,6 +18,8 @@ const MAX_UNCLAIMED = 10_000;
 const MAX_RETRY_DELAY_MS = 5000;
 /** How long closing a consumer waits for its queued events to be handled. */
 const CLOSE_DRAIN_MS = 10_000;
+/** Events handled in one turn of the event loop before letting other work run. */
+const DRAIN_SLICE = 64;
 
 interface Consumer {
   filter: string;
@@ -27,6 +34,8 @@ export interface InProcessBusOptions {
   logger?: Logger;
   /** First redelivery pause after a handler fails (doubles up to 5 s). */
   retryDelayMs?: number;
+  /** Where events wait until handled. Without it events live in memory only (tests). */
+  outbox?: Collection<OutboxEntry>;
 }
 
 export class InProcessBus implements Bus {
@@ -38,19 +47,41 @@ export class InProcessBus implements Bus {
   readonly #recentIds = new Map<string, number>();
   readonly #logger: Logger | undefined;
   readonly #retryDelayMs: number;
+  readonly #outbox: Collection<OutboxEntry> | undefined;
   #closed = false;
 
   constructor(options: InProcessBusOptions = {}) {
     this.#logger = options.logger;
     this.#retryDelayMs = options.retryDelayMs ?? 100;
+    this.#outbox = options.outbox;
+  }
+
+  /** A bus whose outbox is `options.outbox`, holding what a previous run left undelivered. */
+  static async open(options: InProcessBusOptions & { outbox: Collection<OutboxEntry> }): Promise<InProcessBus> {
+    const bus = new InProcessBus(options);
+    const left = await options.outbox.find({}, { sort: { next_at: 1 } });
+    for (const entry of left) bus.#unclaimed.push({ subject: entry.subject, id: entry._id, data: entry.data });
+    if (left.length > 0) options.logger?.info({ events: left.length }, 'events left by the previous run will be delivered');
+    return bus;
   }
 
   async publish<T>(subject: string, id: string, data: T): Promise<void> {
     this.#assertOpen();
-    const now = Date.now();
-    this.#forgetOldIds(now);
-    if (this.#recentIds.has(id)) return;
-    this.#recentIds.set(id, now);
+    if (this.#outbox) {
+      // On disk before the publisher goes on (its response, typically); a repeated id is taken
+      // while the first is pending, and the consumer's own idempotency covers the rest.
+      try {
+        await this.#outbox.insertOne({ _id: id, subject, data, attempts: 0, next_at: new Date() });
+      } catch (error) {
+        if (isDuplicateKey(error)) return;
+        throw error;
+      }
+    } else {
+      const now = Date.now();
+      this.#forgetOldIds(now);
+      if (this.#recentIds.has(id)) return;
+      this.#recentIds.set(id, now);
+    }
     // Publishers hand over the event: it is not copied (a copy per call shows in the profile).
     const event: BusEvent<unknown> = { subject, id, data };
     let claimed = false;
@@ -60,22 +91,16 @@ export class InProcessBus implements Bus {
         claimed = true;
         // Delivered after the publisher's current work (its response, typically) is done:
         // consumers such as the ledger stay off the request's path.
-        if (!consumer.running && !consumer.scheduled) {
-          consumer.scheduled = true;
-          // Outside the publisher's request scope: the consumer handles events of many
-          // requests in one run, and its log lines must not name the first of them.
-          runOutsideScope(() => setImmediate(() => {
-            consumer.scheduled = false;
-            void this.#drain(consumer);
-          }));
-        }
+        this.#schedule(consumer);
       }
     }
     if (!claimed) {
       this.#unclaimed.push(event);
       if (this.#unclaimed.length > MAX_UNCLAIMED) {
         const dropped = this.#unclaimed.shift();
-        this.#logger?.error({ subject: dropped?.subject, eventId: dropped?.id }, 'no consumer in this process for an event; dropped the oldest (configure NATS to carry events between processes)');
+        this.#logger?.error({ subject: dropped?.subject, eventId: dropped?.id }, this.#outbox
+          ? 'no consumer in this process for an event; the oldest stays in the outbox until a consumer starts (configure NATS to carry events between processes)'
+          : 'no consumer in this process for an event; dropped the oldest (configure NATS to carry events between processes)');
       }
     }
   }
@@ -103,7 +128,7 @@ export class InProcessBus implements Bus {
       }
     }
     this.#consumers.set(durableName, consumer);
-    void this.#drain(consumer);
+    this.#schedule(consumer);
     return {
       close: async () => {
         // Events published before the close are handled first: in this process nothing else
@@ -151,7 +176,7 @@ export class InProcessBus implements Bus {
       // The event a running handler holds is delivered; the rest wait.
       if (!consumer.closed) consumerLag[name] = Math.max(0, consumer.queue.length - (consumer.running ? 1 : 0));
     }
-    return { outboxDepth: 0, consumerLag };
+    return { outboxDepth: this.#outbox ? await this.#outbox.countDocuments({}) : 0, consumerLag };
   }
 
   async close(): Promise<void> {
@@ -160,22 +185,47 @@ export class InProcessBus implements Bus {
     this.#subscribers.clear();
   }
 
+  /**
+   * Delivery runs in a turn of its own, after the publisher's current work (its response,
+   * typically) is done: consumers such as the ledger stay off the request's path, and a
+   * consumer's store transaction has the turn to itself.
+   */
+  #schedule(consumer: Consumer): void {
+    if (consumer.running || consumer.scheduled) return;
+    consumer.scheduled = true;
+    // Outside the publisher's request scope: the consumer handles events of many requests in
+    // one run, and its log lines must not name the first of them.
+    runOutsideScope(() => setImmediate(() => {
+      consumer.scheduled = false;
+      void this.#drain(consumer);
+    }));
+  }
+
   async #drain(consumer: Consumer): Promise<void> {
     if (consumer.running) return;
     consumer.running = true;
     let delay = this.#retryDelayMs;
+    let handled = 0;
     try {
       while (!consumer.closed && consumer.queue.length > 0) {
+        // A long backlog (after a restart) is handled in slices, so requests are served meanwhile.
+        if (handled > 0 && handled % DRAIN_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+        handled += 1;
         const event = consumer.queue[0] as BusEvent<unknown>;
         try {
           await consumer.handler(event);
-          consumer.queue.shift();
-          delay = this.#retryDelayMs;
         } catch (error) {
           this.#logger?.warn({ err: error, subject: event.subject, eventId: event.id }, 'event handler failed; redelivering');
           await new Promise((resolve) => setTimeout(resolve, delay).unref());
           delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+          continue;
         }
+        consumer.queue.shift();
+        delay = this.#retryDelayMs;
+        // Handled. A crash before the removal delivers the event again; consumers apply an id once.
+        await this.#outbox?.deleteMany({ _id: event.id }).catch((error: unknown) => {
+          this.#logger?.warn({ err: error, eventId: event.id }, 'could not remove a handled event from the outbox; it is delivered again at the next start');
+        });
       }
     } finally {
       consumer.running = false;

@@ -1,24 +1,17 @@
 import type { Logger } from '@gateway/logging';
-import { isDuplicateKey, type Collection, type Doc } from '@gateway/store';
+import { isDuplicateKey, type Collection } from '@gateway/store';
 import {
   AckPolicy, connect, DeliverPolicy, Events, JSONCodec, nanos, RetentionPolicy, StorageType,
   type ConsumerMessages, type JetStreamClient, type JetStreamManager, type NatsConnection,
 } from 'nats';
 import { SPEND_STREAM } from './events.js';
+import type { OutboxEntry } from './outbox.js';
 import type { BroadcastHandler, Bus, BusStats, EventHandler, Subscription } from './port.js';
 
 // The bus over NATS: durable events on JetStream (stream SPEND, subjects spend.v1.>, the event's
 // idempotency id as the message id, so a republished event is dropped within the duplicate
 // window), broadcasts on core NATS. A publish NATS does not acknowledge goes to a durable local
 // outbox and is republished with backoff, so an outage loses nothing.
-
-/** A not-yet-acknowledged event kept on local disk. */
-export interface OutboxEntry extends Doc {
-  subject: string;
-  data: unknown;
-  attempts: number;
-  next_at: Date;
-}
 
 export interface NatsBusOptions {
   servers: string;

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '@gateway/logging';
-import { EmbeddedStore } from '@gateway/store';
-import { NatsBus, type OutboxEntry } from '../src/index.js';
+import { SqliteStore } from '@gateway/store';
+import { NatsBus, openOutbox } from '../src/index.js';
 
 // A NatsBus for a test: its own outbox in a temporary folder; `cleanup` closes both and removes it.
 
@@ -11,8 +11,8 @@ export async function openTestBus(
   servers: string, name: string, options: { streamName: string; publishTimeoutMs: number },
 ): Promise<{ bus: NatsBus; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-outbox-'));
-  const store = new EmbeddedStore(dir);
-  const outbox = await store.collection<OutboxEntry>('outbox', [{ field: 'next_at' }]);
+  const store = new SqliteStore(dir);
+  const outbox = await openOutbox(store);
   const bus = await NatsBus.connect({ servers, logger: silentLogger(), name, outbox, ...options });
   return {
     bus,

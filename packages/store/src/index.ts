@@ -1,8 +1,8 @@
-import { EmbeddedStore } from './embedded.js';
 import type { DocumentStore } from './port.js';
+import { SqliteStore } from './sqlite.js';
 
 export * from './port.js';
-export { EmbeddedStore } from './embedded.js';
+export { SQLITE_FILE, SqliteStore, type SqliteStoreOptions } from './sqlite.js';
 export type { MongoStore } from './mongodb.js';
 
 /**
@@ -21,9 +21,12 @@ export interface StoreOptions {
   dataDir: string;
   /** MongoDB database name when the URI has none. */
   dbName?: string;
+  /** The embedded store's `synchronous` setting (SQLITE_SYNCHRONOUS): `normal` (default) or `full`. */
+  synchronous?: string | undefined;
 }
 
 export async function openStore(options: StoreOptions): Promise<DocumentStore> {
   if (options.mongodbUri) return connectMongo(options.mongodbUri, options.dbName);
-  return new EmbeddedStore(options.dataDir);
+  return new SqliteStore(options.dataDir, { synchronous: options.synchronous === 'full' ? 'full' : 'normal' });
 }
+// LEGACY-PENDING export { importLegacyEmbedded, type LegacyImport } from './legacy-import.js';

@@ -107,6 +107,10 @@ export class MongoStore implements DocumentStore {
     return new MongoCollection<T>(collection);
   }
 
+  async atomically<R>(work: () => Promise<R>): Promise<R> {
+    return work();
+  }
+
   async ping(): Promise<void> {
     try {
       await this.#db.command({ ping: 1 }, { timeoutMS: 2000 });

@@ -1,5 +1,5 @@
 // The store port: the small Mongo-style document API the services use. Both adapters (MongoDB
-// and the embedded file-backed store) implement exactly this, and one contract suite
+// and the embedded SQLite store) implement exactly this, and one contract suite
 // (test/contract.ts) holds them to it.
 
 /** Every stored document has a string `_id` chosen by the caller. */
@@ -54,12 +54,20 @@ export interface DocumentStore {
   readonly kind: 'embedded' | 'mongodb';
   /** Opens (creating when needed) a collection and its indexes. */
   collection<T extends Doc>(name: string, indexes?: readonly IndexSpec[]): Promise<Collection<T>>;
+  /**
+   * Runs `work` so that its writes land together or not at all where the store can do that
+   * cheaply: the embedded store runs it as one transaction (work must await only this store's
+   * calls). MongoDB runs it as it is, each write atomic on its own; callers stay correct either
+   * way (their writes are idempotent), the transaction only closes the window a crash could hit.
+   */
+  atomically<R>(work: () => Promise<R>): Promise<R>;
   /** Resolves while the store can serve requests; rejects with StoreError `unavailable` otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-export type StoreErrorCode = 'duplicate_key' | 'unavailable';
+/** `invalid_query`: a filter or update the adapter cannot run (a bug in the caller, not bad input). */
+export type StoreErrorCode = 'duplicate_key' | 'unavailable' | 'invalid_query';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';

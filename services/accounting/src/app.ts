@@ -12,6 +12,12 @@ import { Ledger } from './domain/ledger.js';
 
 export interface AccountingDeps extends ServiceDeps {
   store: DocumentStore;
+  /**
+   * Every lease in the store was held by a chat service of an earlier run of this process (the
+   * one-process start on its own embedded store): they are given back at start instead of after
+   * their 15-minute sweep. Holds of single calls and video jobs stay: their jobs go on.
+   */
+  leasesEndWithProcess?: boolean;
 }
 
 export interface AccountingApp {
@@ -45,11 +51,13 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   const { store, bus, logger, config } = deps;
   const keys = await KeyRepository.open(store, config);
   await keys.backfillAvailable();
-  // Balances live in the store when several accounting replicas share it (MongoDB), in this
-  // process otherwise (docs/architecture.md, "Budget authority").
-  let ledger: Ledger | undefined;
-  const reservations = await Reservations.open(store, keys, async (keyId) => (ledger ? ledger.rebuild(keyId) : 0), store.kind === 'mongodb');
-  ledger = await Ledger.open(store, reservations);
+  // Balances live on the key documents in the store, in both modes (docs/architecture.md, "Budget authority").
+  const reservations = await Reservations.open(store, keys);
+  const ledger = await Ledger.open(store, reservations);
+  if (deps.leasesEndWithProcess) {
+    const released = await reservations.releaseLeases();
+    if (released > 0) logger.info({ released }, 'gave back the budget leases of the previous run');
+  }
   const figures = (key: KeyRecord) => reservations.figures(key);
   const server = new GrpcServer({ logger, service: 'accounting', shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });
 
@@ -70,7 +78,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   const handlers: AccountingServiceHandlers = {
     AuthenticateKey: server.unary('AuthenticateKey', async (request: { key_hash: string }) => {
       const key = await keys.authenticate(request.key_hash);
-      return { key: keyMessage(key), spent_nano_usd: (await figures(key)).spent };
+      return { key: keyMessage(key), spent_nano_usd: figures(key).spent };
     }),
     CreateKey: server.unary('CreateKey', async (request: { name: string; models: string[]; budget_nano_usd: number; rpm: number; tpm: number }, call) => {
       const { key, secret } = await keys.create({
@@ -86,7 +94,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
     }),
     GetKey: server.unary('GetKey', async (request: { key_id: string }) => {
       const key = await keys.get(request.key_id);
-      return { key: keyMessage(key), spent_nano_usd: (await figures(key)).spent };
+      return { key: keyMessage(key), spent_nano_usd: figures(key).spent };
     }),
     RevokeKey: server.unary('RevokeKey', async (request: { key_id: string }, call) => {
       const { key, changed } = await keys.revoke(request.key_id);
@@ -98,8 +106,8 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
     }),
     GetUsage: server.unary('GetUsage', async (request: { key_id: string }) => {
       const key = await keys.get(request.key_id);
-      const groups = await ledger!.usageOf(key._id);
-      const { spent, reserved } = await figures(key);
+      const groups = await ledger.usageOf(key._id);
+      const { spent, reserved } = figures(key);
       return {
         key: keyMessage(key),
         spent_nano_usd: spent,
@@ -139,7 +147,17 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   server.addService('gateway.accounting.v1.AccountingService', protos().gateway.accounting.v1.AccountingService.service, handlers);
 
   const consumer: Subscription = await bus.consume<SpendEvent>(SPEND_SUBJECTS, SPEND_CONSUMER, async (event) => {
-    const applied = await ledger!.apply(event.data);
+    // The ledger entry and the balances it moves are written as one transaction where the store
+    // has them (SQLite), so a crash never leaves an entry whose spend the key does not show.
+    let applied: boolean;
+    try {
+      applied = await store.atomically(() => ledger.apply(event.data));
+    } catch (error) {
+      // An event for a key that does not exist can never apply; redelivering it would block the rest.
+      if (!(error instanceof GatewayError && error.code === 'key_not_found')) throw error;
+      logger.warn({ eventId: event.id, keyId: event.data.key_id }, 'spend event for an unknown key; skipped');
+      return;
+    }
     // Only a newly applied event counts: a redelivered one is already in the ledger and the series.
     if (applied) spendSeries(event.data.group, event.data.kind).inc(event.data.cost_nano_usd);
     logger.debug({ eventId: event.id, keyId: event.data.key_id, applied }, 'spend event');
@@ -156,12 +174,11 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   sweeper.unref();
 
   return {
-    server, keys, ledger: ledger!, reservations,
+    server, keys, ledger, reservations,
     stop: async () => {
       clearInterval(sweeper);
       unobserveBus();
       await consumer.close();
-      await reservations.close();
     },
   };
 }

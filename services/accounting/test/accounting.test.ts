@@ -5,7 +5,7 @@ import { GatewayError } from '@gateway/errors';
 import { InProcessBus, KEYS_CHANGED_SUBJECT, spendSubject, type KeyChangedEvent, type SpendEvent } from '@gateway/bus';
 import { exampleConfigPath, loadConfig } from '@gateway/config';
 import { silentLogger } from '@gateway/logging';
-import { EmbeddedStore } from '@gateway/store';
+import { SqliteStore } from '@gateway/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AccountingClient, accountingBudget, BudgetLeases, hashSecret, startAccounting } from '../src/index.js';
 import { eventually } from '../../../test/helpers/wait.js';
@@ -21,7 +21,7 @@ async function start() {
   const bus = new InProcessBus();
   cleanups.push(() => bus.close());
   const config = await loadConfig(exampleConfigPath);
-  const service = await startAccounting({ config, bus, store: new EmbeddedStore(dir), logger: silentLogger(), env: {}, listen: '127.0.0.1:0' });
+  const service = await startAccounting({ config, bus, store: new SqliteStore(dir), logger: silentLogger(), env: {}, listen: '127.0.0.1:0' });
   const client = new AccountingClient(service.address);
   cleanups.push(() => client.close());
   let closed = false;
@@ -129,16 +129,15 @@ describe('spend', () => {
   });
 });
 
-/** Both budget books (in the store, in memory) over one embedded store. */
-async function openBooks() {
+/** Reservations over one embedded store. */
+async function openReservations() {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-books-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const store = new EmbeddedStore(dir);
+  const store = new SqliteStore(dir);
   const { KeyRepository } = await import('../src/domain/keys.js');
   const { Reservations } = await import('../src/domain/reservations.js');
   const keys = await KeyRepository.open(store, await loadConfig(exampleConfigPath));
-  const books = [await Reservations.open(store, keys, async () => 0, true), await Reservations.open(store, keys, async () => 0, false)];
-  return { store, keys, books };
+  return { store, keys, reservations: await Reservations.open(store, keys) };
 }
 
 describe('reservations', () => {
@@ -162,77 +161,65 @@ describe('reservations', () => {
     expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 750, reservationId: 'chatcmpl-c' })).toBe(0);
   });
 
-  it('never over-commit a budget when 50 holds race, with balances in the store or in memory', async () => {
-    const { store, keys, books } = await openBooks();
-    for (const reservations of books) {
-      const shared = books.indexOf(reservations) === 0;
-      const { key } = await keys.create({ name: 'race', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
-      const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => reservations.reserve(key, 'g', 30, `chatcmpl-${shared}-${i}`)));
-      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(33);
-      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 990 });
-      await reservations.close();
-    }
+  it('never over-commit a budget when 50 holds race', async () => {
+    const { store, keys, reservations } = await openReservations();
+    const { key } = await keys.create({ name: 'race', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
+    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => reservations.reserve(key, 'g', 30, `chatcmpl-${i}`)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(33);
+    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 990 });
     await store.close();
   });
 
   it('sweep holds older than the configured age back to the key', async () => {
-    const { store, keys, books } = await openBooks();
-    for (const reservations of books) {
-      const { key } = await keys.create({ name: 's', models: ['*'], budgetNanoUsd: 100, rpm: 0 });
-      await reservations.reserve(key, 'g', 60, 'video_old');
-      expect(await reservations.figures(await keys.get(key._id))).toMatchObject({ reserved: 60 });
-      await expect(reservations.reserve(key, 'g', 41, 'video_more')).rejects.toMatchObject({ code: 'budget_exceeded' });
-      expect(await reservations.sweep(60_000, Date.now())).toBe(0);
-      expect(await reservations.sweep(60_000, Date.now() + 61_000)).toBe(1);
-      await reservations.close();
-      const after = await keys.get(key._id);
-      expect([after.reserved_nano_usd, after.available_nano_usd]).toEqual([0, 100]);
-    }
+    const { store, keys, reservations } = await openReservations();
+    const { key } = await keys.create({ name: 's', models: ['*'], budgetNanoUsd: 100, rpm: 0 });
+    await reservations.reserve(key, 'g', 60, 'video_old');
+    expect(await reservations.figures(await keys.get(key._id))).toMatchObject({ reserved: 60 });
+    await expect(reservations.reserve(key, 'g', 41, 'video_more')).rejects.toMatchObject({ code: 'budget_exceeded' });
+    expect(await reservations.sweep(60_000, Date.now())).toBe(0);
+    expect(await reservations.sweep(60_000, Date.now() + 61_000)).toBe(1);
+    const after = await keys.get(key._id);
+    expect([after.reserved_nano_usd, after.available_nano_usd]).toEqual([0, 100]);
     await store.close();
   });
 });
 
 describe('budget leases', () => {
-  it('hold a slice of the budget, settle the parts spend events name and take back the undrawn rest, in either book', async () => {
-    const { store, keys, books } = await openBooks();
-    for (const reservations of books) {
-      const tag = books.indexOf(reservations) === 0 ? 'store' : 'memory';
-      const { key } = await keys.create({ name: 'lease', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
-      // At most half of what is left, at least what the asking call needs.
-      expect(await reservations.lease(key, 'g', `lease_${tag}_1`, 30, 900, undefined)).toEqual({ granted: 500, perCall: false });
-      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 500 });
-      // Two calls drew 30 each; one spent 12, the other 30 (its whole part): the lease shrinks by both parts.
-      await reservations.settlePart(key._id, `lease_${tag}_1`, 30, 12);
-      await reservations.settlePart(key._id, `lease_${tag}_1`, 30, 30);
-      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 440 });
-      // The next lease gives back the first one's undrawn 400 in the same step; 40 stay held for a call still running.
-      expect(await reservations.lease(key, 'g', `lease_${tag}_2`, 30, 100, { leaseId: `lease_${tag}_1`, unused: 400 })).toEqual({ granted: 100, perCall: false });
-      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
-      // That running call fails: its part goes back, and the first lease is gone.
-      await reservations.release(`lease_${tag}_1`, 40);
-      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 100 });
-      // A spend naming a lease that is gone is still spend.
-      await reservations.settlePart(key._id, `lease_${tag}_1`, 10, 5);
-      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 47, reserved: 100 });
-      // Little left: the grant shrinks to half of it, then to what the call needs, then nothing fits.
-      await reservations.release(`lease_${tag}_2`, 100);
-      await reservations.settlePart(key._id, 'lease_none', 0, 900);
-      expect(await reservations.lease(key, 'g', `lease_${tag}_3`, 10, 1000, undefined)).toEqual({ granted: 26, perCall: false });
-      expect(await reservations.lease(key, 'g', `lease_${tag}_4`, 20, 1000, undefined)).toEqual({ granted: 20, perCall: false });
-      await expect(reservations.lease(key, 'g', `lease_${tag}_5`, 8, 1000, undefined)).rejects.toMatchObject({ code: 'budget_exceeded' });
-      // Leases a crashed caller left go back after 15 minutes, sooner than single holds.
-      expect(await reservations.sweep(6 * 3600_000, Date.now() + 16 * 60_000)).toBe(2);
-      expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 947, reserved: 0 });
-      await reservations.close();
-    }
+  it('hold a slice of the budget, settle the parts spend events name and take back the undrawn rest', async () => {
+    const { store, keys, reservations } = await openReservations();
+    const { key } = await keys.create({ name: 'lease', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
+    // At most half of what is left, at least what the asking call needs.
+    expect(await reservations.lease(key, 'g', `lease_1`, 30, 900, undefined)).toEqual({ granted: 500, perCall: false });
+    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 500 });
+    // Two calls drew 30 each; one spent 12, the other 30 (its whole part): the lease shrinks by both parts.
+    await reservations.settlePart(key._id, `lease_1`, 30, 12);
+    await reservations.settlePart(key._id, `lease_1`, 30, 30);
+    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 440 });
+    // The next lease gives back the first one's undrawn 400 in the same step; 40 stay held for a call still running.
+    expect(await reservations.lease(key, 'g', `lease_2`, 30, 100, { leaseId: `lease_1`, unused: 400 })).toEqual({ granted: 100, perCall: false });
+    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
+    // That running call fails: its part goes back, and the first lease is gone.
+    await reservations.release(`lease_1`, 40);
+    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 100 });
+    // A spend naming a lease that is gone is still spend.
+    await reservations.settlePart(key._id, `lease_1`, 10, 5);
+    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 47, reserved: 100 });
+    // Little left: the grant shrinks to half of it, then to what the call needs, then nothing fits.
+    await reservations.release(`lease_2`, 100);
+    await reservations.settlePart(key._id, 'lease_none', 0, 900);
+    expect(await reservations.lease(key, 'g', `lease_3`, 10, 1000, undefined)).toEqual({ granted: 26, perCall: false });
+    expect(await reservations.lease(key, 'g', `lease_4`, 20, 1000, undefined)).toEqual({ granted: 20, perCall: false });
+    await expect(reservations.lease(key, 'g', `lease_5`, 8, 1000, undefined)).rejects.toMatchObject({ code: 'budget_exceeded' });
+    // Leases a crashed caller left go back after 15 minutes, sooner than single holds.
+    expect(await reservations.sweep(6 * 3600_000, Date.now() + 16 * 60_000)).toBe(2);
+    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 947, reserved: 0 });
     await store.close();
   });
 
   it('are not given to keys with rate limits: each of their calls is counted', async () => {
-    const { store, keys, books } = await openBooks();
+    const { store, keys, reservations } = await openReservations();
     const { key } = await keys.create({ name: 'rpm', models: ['*'], budgetNanoUsd: 1000, rpm: 5 });
-    expect(await books[1]!.lease(key, 'g', 'lease_rpm', 10, 100, undefined)).toEqual({ granted: 0, perCall: true });
-    for (const book of books) await book.close();
+    expect(await reservations.lease(key, 'g', 'lease_rpm', 10, 100, undefined)).toEqual({ granted: 0, perCall: true });
     await store.close();
   });
 

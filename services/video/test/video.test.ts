@@ -5,7 +5,7 @@ import { InProcessBus, SPEND_SUBJECTS, type SpendEvent } from '@gateway/bus';
 import { parseConfig, type VideoGroupConfig } from '@gateway/config';
 import { silentLogger } from '@gateway/logging';
 import { VideoSimulator } from '@gateway/simulators';
-import { EmbeddedStore } from '@gateway/store';
+import { SqliteStore } from '@gateway/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVideoApp, jobMessage } from '../src/index.js';
 import { estimatedCost, jobCost } from '../src/domain/pricing.js';
@@ -62,7 +62,7 @@ describe('validation and prices', () => {
 
 describe('several video replicas', () => {
   it('bill a job once however many pollers race for it', async () => {
-    const store = new EmbeddedStore(dir);
+    const store = new SqliteStore(dir);
     const bus = new InProcessBus();
     const events: SpendEvent[] = [];
     await bus.consume<SpendEvent>(SPEND_SUBJECTS, 'count', async (event) => {
@@ -100,7 +100,7 @@ describe('several video replicas', () => {
   });
 
   it('read a stored `succeeded` back as completed', async () => {
-    const store = new EmbeddedStore(join(dir, 'legacy'));
+    const store = new SqliteStore(join(dir, 'legacy'));
     const tasks = await TaskRepository.open(store, 3600);
     const now = new Date();
     const legacy = {

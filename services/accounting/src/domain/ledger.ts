@@ -42,14 +42,6 @@ export class Ledger {
    * key's and group's totals move only after it. Returns false for an event already applied.
    */
   async apply(event: SpendEvent, now = new Date()): Promise<boolean> {
-    // The balance is loaded before this entry exists, so rebuilding it from the ledger does not count the entry twice.
-    try {
-      await this.reservations.prepare(event.key_id);
-    } catch (error) {
-      // An event for a key that does not exist can never apply; redelivering it would block the rest.
-      if ((error as { code?: string }).code === 'key_not_found') return false;
-      throw error;
-    }
     try {
       await this.entries.insertOne({
         _id: event.id,
@@ -73,8 +65,11 @@ export class Ledger {
     // a call drawn from a lease takes the part it drew off the lease.
     if (event.lease_id) await this.reservations.settlePart(event.key_id, event.lease_id, event.lease_nano_usd ?? 0, event.cost_nano_usd);
     else await this.reservations.settle(event.key_id, event.reservation_id, event.cost_nano_usd);
-    const tokens = (event.usage?.prompt_tokens ?? 0) + (event.usage?.completion_tokens ?? 0);
-    await this.reservations.countTokens(event.key_id, tokens, Math.min(event.occurred_at, Date.now()));
+    // Calls drawn from a lease come from keys without rate limits: their tokens count nowhere.
+    if (!event.lease_id) {
+      const tokens = (event.usage?.prompt_tokens ?? 0) + (event.usage?.completion_tokens ?? 0);
+      await this.reservations.countTokens(event.key_id, tokens, Math.min(event.occurred_at, Date.now()));
+    }
     await this.usage.updateOne(
       { _id: `${event.key_id}|${event.group}`, key_id: event.key_id, group: event.group },
       { $inc: { spent_nano_usd: event.cost_nano_usd, requests: 1 } },
@@ -85,30 +80,5 @@ export class Ledger {
 
   async usageOf(keyId: string): Promise<GroupUsageRecord[]> {
     return this.usage.find({ key_id: keyId }, { sort: { group: 1 } });
-  }
-
-  /**
-   * The key's spend from its ledger entries, with its per-group totals rewritten from them too:
-   * a crash between the ledger write and the counters' update leaves no drift after a restart.
-   */
-  async rebuild(keyId: string): Promise<number> {
-    const entries = await this.entries.find({ key_id: keyId });
-    const groups = new Map<string, { spent: number; requests: number }>();
-    let total = 0;
-    for (const entry of entries) {
-      total += entry.cost_nano_usd;
-      const group = groups.get(entry.group) ?? { spent: 0, requests: 0 };
-      group.spent += entry.cost_nano_usd;
-      group.requests += 1;
-      groups.set(entry.group, group);
-    }
-    for (const [group, figures] of groups) {
-      await this.usage.updateOne(
-        { _id: `${keyId}|${group}`, key_id: keyId, group },
-        { $set: { spent_nano_usd: figures.spent, requests: figures.requests } },
-        { upsert: true },
-      );
-    }
-    return total;
   }
 }

@@ -1,7 +1,7 @@
 import { GatewayError } from '@gateway/errors';
 import type { Collection, Doc, DocumentStore } from '@gateway/store';
 import type { KeyRecord, KeyRepository } from './keys.js';
-import { MemoryBook, StoreBook, type BudgetBook } from './budget-book.js';
+import { BudgetBook } from './budget-book.js';
 
 // Budget reservations and per-key rate limits. A call first holds its worst-case price on its
 // key with one conditional atomic update (available >= price, this hold not there yet); the
@@ -27,39 +27,22 @@ export const LEASE_PREFIX = 'lease_';
 export const LEASE_MAX_AGE_MS = 15 * 60_000;
 
 export class Reservations {
-  readonly #localWindows = new Map<string, { count: number; tokens: number }>();
-
   private constructor(
-    private readonly windows: Collection<RateWindow> | undefined,
+    private readonly windows: Collection<RateWindow>,
     private readonly book: BudgetBook,
   ) {}
 
-  /**
-   * With `shared` (several accounting replicas on one store) balances and rate windows live in
-   * the store; otherwise (the embedded mode's single accounting) in memory, written behind.
-   */
-  static async open(store: DocumentStore, keys: KeyRepository, ledgerTotal: (keyId: string) => Promise<number>, shared: boolean): Promise<Reservations> {
-    if (!shared) return new Reservations(undefined, new MemoryBook(keys, ledgerTotal));
+  /** Balances live on the key documents and rate windows in their own collection, both in the store. */
+  static async open(store: DocumentStore, keys: KeyRepository): Promise<Reservations> {
     const windows = await store.collection<RateWindow>(RATE_COLLECTION, [{ field: 'created_at', expireAfterSeconds: 180 }]);
-    return new Reservations(windows, new StoreBook(keys));
+    return new Reservations(windows, new BudgetBook(keys));
   }
 
   /** Adds to the key's current minute: one request, or tokens used. */
   async #add(keyId: string, count: number, tokens: number, now: number): Promise<{ count: number; tokens: number }> {
-    const window = Math.floor(now / WINDOW_MS);
-    const id = `${keyId}|${window}`;
-    if (this.windows) {
-      const doc = await this.windows.findOneAndUpdate({ _id: id }, { $inc: { count, tokens }, $set: { created_at: new Date(now) } }, { upsert: true });
-      return { count: doc?.count ?? count, tokens: doc?.tokens ?? tokens };
-    }
-    const current = this.#localWindows.get(id) ?? { count: 0, tokens: 0 };
-    current.count += count;
-    current.tokens += tokens;
-    this.#localWindows.set(id, current);
-    if (this.#localWindows.size > 10_000) {
-      for (const old of this.#localWindows.keys()) if (!old.endsWith(`|${window}`)) this.#localWindows.delete(old);
-    }
-    return current;
+    const id = `${keyId}|${Math.floor(now / WINDOW_MS)}`;
+    const doc = await this.windows.findOneAndUpdate({ _id: id }, { $inc: { count, tokens }, $set: { created_at: new Date(now) } }, { upsert: true });
+    return { count: doc?.count ?? count, tokens: doc?.tokens ?? tokens };
   }
 
   /**
@@ -125,10 +108,6 @@ export class Reservations {
     });
   }
 
-  async prepare(keyId: string): Promise<void> {
-    await this.book.prepare(keyId);
-  }
-
   /** Records a call's spend, settling its hold when one is held. */
   async settle(keyId: string, holdId: string | undefined, cost: number): Promise<void> {
     await this.book.settle(keyId, holdId, cost);
@@ -149,8 +128,13 @@ export class Reservations {
     if (HOLD_ID.test(holdId)) await this.book.release(holdId, part);
   }
 
-  async figures(key: KeyRecord): Promise<{ spent: number; reserved: number }> {
+  figures(key: KeyRecord): { spent: number; reserved: number } {
     return this.book.figures(key);
+  }
+
+  /** Gives back every lease (their holder is known to be gone); returns how many. */
+  async releaseLeases(now = Date.now()): Promise<number> {
+    return this.book.sweep((id) => (id.startsWith(LEASE_PREFIX) ? -1 : Number.POSITIVE_INFINITY), now);
   }
 
   /** Releases holds older than `maxAgeMs` (their caller crashed); returns how many. */
@@ -159,7 +143,4 @@ export class Reservations {
     return this.book.sweep((id) => (id.startsWith(LEASE_PREFIX) ? leaseMaxAge : maxAgeMs), now);
   }
 
-  async close(): Promise<void> {
-    await this.book.close();
-  }
 }

@@ -1,0 +1,20 @@
+import type { Collection, Doc, DocumentStore } from '@gateway/store';
+
+// The outbox: events that must not be lost wait here, on the process's own disk, until they
+// are done with. The in-process bus keeps each event until its consumer has handled it; the
+// NATS bus keeps one until JetStream has acknowledged it. Both use the same table.
+
+/** An event not yet handled (in process) or not yet acknowledged (NATS). */
+export interface OutboxEntry extends Doc {
+  subject: string;
+  data: unknown;
+  attempts: number;
+  next_at: Date;
+}
+
+export const OUTBOX_COLLECTION = 'bus_outbox';
+
+/** Opens the outbox collection of a store (the embedded SQLite store of the process's data folder). */
+export async function openOutbox(store: DocumentStore): Promise<Collection<OutboxEntry>> {
+  return store.collection<OutboxEntry>(OUTBOX_COLLECTION, [{ field: 'next_at' }]);
+}

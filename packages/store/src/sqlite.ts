@@ -1,0 +1,521 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import Database from 'libsql';
+import {
+  StoreError, type Collection, type Doc, type DocumentStore, type Filter, type FindOptions,
+  type IndexSpec, type Update, type UpdateOptions,
+} from './port.js';
+
+// The embedded adapter: one SQLite database per data folder (`gateway.db`, WAL mode), driven by
+// libsql's synchronous binding. Each collection is a table of JSON documents keyed by `_id`;
+// every declared index is a SQLite expression index on the field, unique ones enforced by
+// SQLite. Nothing is held in the heap: memory stays flat however large the data grows.
+//
+// Durability: `synchronous=NORMAL` in WAL mode. A commit is in the WAL (the operating system's
+// file cache) before the call that made it returns, so a crash of this process (kill -9) loses
+// nothing that was committed; only a power or kernel failure can take the last commits with it,
+// since the WAL is synced at checkpoints rather than at every commit. SQLITE_SYNCHRONOUS=full
+// syncs every commit, for machines whose power cannot be trusted, at a cost per write.
+//
+// Atomicity: the binding is synchronous, so one store call runs to its end before any other
+// JavaScript runs; a read-modify-write (updateOne, findOneAndUpdate) also runs inside a
+// BEGIN IMMEDIATE transaction, which keeps it atomic even if another process opens the file.
+
+export const SQLITE_FILE = 'gateway.db';
+
+const TTL_SWEEP_INTERVAL_MS = 30_000;
+const TTL_SWEEP_BATCH = 500;
+/** The WAL is cut back to this size after a checkpoint, so it does not keep its largest size. */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+type Row = { doc: string; dates: string | null };
+type SqlValue = string | number | null;
+type Synchronous = 'normal' | 'full';
+
+// --- documents ------------------------------------------------------------------------------
+// JSON has no dates: a Date is stored as its milliseconds (so indexes and range filters compare
+// numbers), and the paths that held Dates are kept beside the document to revive them.
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+function collectDates(value: unknown, path: string[], out: string[][]): void {
+  if (value instanceof Date) out.push([...path]);
+  else if (Array.isArray(value)) value.forEach((item, i) => collectDates(item, [...path, String(i)], out));
+  else if (isPlainObject(value)) for (const key of Object.keys(value)) collectDates(value[key], [...path, key], out);
+}
+
+function datesAsMillis(this: unknown, key: string, value: unknown): unknown {
+  const raw = (this as Record<string, unknown>)[key];
+  return raw instanceof Date ? raw.getTime() : value;
+}
+
+function encode(doc: object): { json: string; dates: string | null } {
+  const dates: string[][] = [];
+  collectDates(doc, [], dates);
+  if (dates.length === 0) return { json: JSON.stringify(doc), dates: null };
+  return { json: JSON.stringify(doc, datesAsMillis), dates: JSON.stringify(dates) };
+}
+
+function decode<T>(row: Row): T {
+  const doc = JSON.parse(row.doc) as Record<string, unknown>;
+  if (row.dates !== null) {
+    for (const path of JSON.parse(row.dates) as string[][]) {
+      let parent: Record<string, unknown> = doc;
+      for (let i = 0; i < path.length - 1; i += 1) parent = parent[path[i] as string] as Record<string, unknown>;
+      const last = path[path.length - 1] as string;
+      parent[last] = new Date(parent[last] as number);
+    }
+  }
+  return doc as T;
+}
+
+// --- filters --------------------------------------------------------------------------------
+
+const PLAIN_SEGMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SAFE_SEGMENT = /^[^"'\\.]+$/;
+
+/** The JSON path of a dotted field; the same text for an index and a query, so SQLite uses the index. */
+function jsonPath(field: string): string {
+  let path = '$';
+  for (const segment of field.split('.')) {
+    if (PLAIN_SEGMENT.test(segment)) path += `.${segment}`;
+    else if (SAFE_SEGMENT.test(segment)) path += `."${segment}"`;
+    else throw new StoreError('invalid_query', `field name "${field}" cannot be stored`);
+  }
+  return path;
+}
+
+function fieldExpr(field: string): string {
+  return field === '_id' ? 'id' : `json_extract(doc, '${jsonPath(field)}')`;
+}
+
+function bindable(value: unknown): SqlValue {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  throw new StoreError('invalid_query', `cannot compare with a ${typeof value}`);
+}
+
+function isOperators(value: unknown): value is Record<string, unknown> {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => k.startsWith('$'));
+}
+
+function equals(expr: string, value: unknown, params: SqlValue[]): string {
+  if (value === null || value === undefined) return `${expr} IS NULL`;
+  params.push(bindable(value));
+  return `${expr} = ?`;
+}
+
+function list(values: unknown, op: string): unknown[] {
+  if (!Array.isArray(values)) throw new StoreError('invalid_query', `${op} takes a list`);
+  return values;
+}
+
+function operator(field: string, expr: string, op: string, value: unknown, params: SqlValue[]): string {
+  switch (op) {
+    case '$eq':
+      return equals(expr, value, params);
+    case '$ne':
+      if (value === null || value === undefined) return `${expr} IS NOT NULL`;
+      params.push(bindable(value));
+      return `(${expr} IS NULL OR ${expr} <> ?)`;
+    case '$gt': case '$gte': case '$lt': case '$lte': {
+      if (value === null || value === undefined) return '0';
+      params.push(bindable(value));
+      const sign = op === '$gt' ? '>' : op === '$gte' ? '>=' : op === '$lt' ? '<' : '<=';
+      return `${expr} ${sign} ?`;
+    }
+    case '$in': case '$nin': {
+      const values = list(value, op);
+      const present = values.filter((v) => v !== null && v !== undefined);
+      const withNull = present.length < values.length;
+      for (const v of present) params.push(bindable(v));
+      const marks = present.map(() => '?').join(', ');
+      if (op === '$in') {
+        const inList = present.length > 0 ? `${expr} IN (${marks})` : '0';
+        return withNull ? `(${expr} IS NULL OR ${inList})` : inList;
+      }
+      // A missing field is "not in" the list, as in MongoDB, unless the list holds null.
+      const notIn = present.length > 0 ? `${expr} NOT IN (${marks})` : '1';
+      return withNull ? `(${expr} IS NOT NULL AND ${notIn})` : `(${expr} IS NULL OR ${notIn})`;
+    }
+    case '$exists':
+      if (field === '_id') return value ? '1' : '0';
+      return `json_type(doc, '${jsonPath(field)}') IS ${value ? 'NOT ' : ''}NULL`;
+    default:
+      throw new StoreError('invalid_query', `unsupported operator ${op}`);
+  }
+}
+
+/** A filter as a SQL condition; its values are appended to `params` in order. */
+function where(filter: Filter, params: SqlValue[]): string {
+  const parts: string[] = [];
+  for (const [field, condition] of Object.entries(filter)) {
+    if (field === '$or' || field === '$and') {
+      const branches = list(condition, field).map((branch) => `(${where(branch as Filter, params)})`);
+      if (branches.length === 0) parts.push(field === '$or' ? '0' : '1');
+      else parts.push(`(${branches.join(field === '$or' ? ' OR ' : ' AND ')})`);
+      continue;
+    }
+    const expr = fieldExpr(field);
+    if (isOperators(condition)) {
+      for (const [op, value] of Object.entries(condition)) parts.push(operator(field, expr, op, value, params));
+    } else {
+      parts.push(equals(expr, condition, params));
+    }
+  }
+  return parts.length > 0 ? parts.join(' AND ') : '1';
+}
+
+// --- updates --------------------------------------------------------------------------------
+
+function parentOf(doc: Record<string, unknown>, field: string, create: boolean): [Record<string, unknown>, string] | undefined {
+  const segments = field.split('.');
+  let parent = doc;
+  for (let i = 0; i < segments.length - 1; i += 1) {
+    const segment = segments[i] as string;
+    let next = parent[segment];
+    if (!isPlainObject(next)) {
+      if (!create) return undefined;
+      next = {};
+      parent[segment] = next;
+    }
+    parent = next as Record<string, unknown>;
+  }
+  return [parent, segments[segments.length - 1] as string];
+}
+
+function copy(value: unknown): unknown {
+  return typeof value === 'object' && value !== null && !(value instanceof Date) ? structuredClone(value) : value;
+}
+
+function applyUpdate(doc: Record<string, unknown>, update: Update): void {
+  for (const [field, value] of Object.entries(update.$set ?? {})) {
+    if (field === '_id') continue;
+    const [parent, key] = parentOf(doc, field, true) as [Record<string, unknown>, string];
+    parent[key] = copy(value);
+  }
+  for (const [field, by] of Object.entries(update.$inc ?? {})) {
+    const [parent, key] = parentOf(doc, field, true) as [Record<string, unknown>, string];
+    const current = parent[key] ?? 0;
+    if (typeof current !== 'number') throw new StoreError('invalid_query', `cannot $inc the non-number field "${field}"`);
+    parent[key] = current + by;
+  }
+  for (const field of Object.keys(update.$unset ?? {})) {
+    const found = parentOf(doc, field, false);
+    if (found) delete found[0][found[1]];
+  }
+}
+
+/** The document an upsert starts from: the filter's plain equality fields. */
+function seed(filter: Filter): Record<string, unknown> {
+  const doc: Record<string, unknown> = {};
+  for (const [field, condition] of Object.entries(filter)) {
+    if (field.startsWith('$')) continue;
+    const value = isOperators(condition) ? (Object.hasOwn(condition, '$eq') ? condition.$eq : undefined) : condition;
+    if (value === undefined) continue;
+    const [parent, key] = parentOf(doc, field, true) as [Record<string, unknown>, string];
+    parent[key] = copy(value);
+  }
+  return doc;
+}
+
+// --- errors ---------------------------------------------------------------------------------
+
+function translate(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE')) {
+    return new StoreError('duplicate_key', 'duplicate key', { cause: error });
+  }
+  return error;
+}
+
+// --- the database ---------------------------------------------------------------------------
+
+interface Ttl {
+  table: string;
+  expr: string;
+  seconds: number;
+}
+
+/** One open database file, shared by every handle this process has on it. */
+class SqliteDatabase {
+  readonly db: Database.Database;
+  readonly #statements = new Map<string, Database.Statement>();
+  readonly #ttls = new Map<string, Ttl>();
+  readonly #sweeper: NodeJS.Timeout;
+  #sweeping = false;
+  refs = 0;
+  closed = false;
+
+  constructor(readonly file: string, synchronous: Synchronous) {
+    this.db = new Database(file);
+    this.db.exec('PRAGMA journal_mode = WAL');
+    this.db.exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    this.db.exec('PRAGMA busy_timeout = 5000');
+    this.db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    this.#sweeper = setInterval(() => void this.sweep(), TTL_SWEEP_INTERVAL_MS);
+    this.#sweeper.unref();
+  }
+
+  statement(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `work` in a write transaction, or inside the one already open. */
+  write<R>(work: () => R): R {
+    if (this.db.inTransaction) return work();
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  ensureTable(table: string, indexes: readonly IndexSpec[]): Ttl | undefined {
+    this.db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL, dates TEXT) WITHOUT ROWID`);
+    let ttl = this.#ttls.get(table);
+    for (const index of indexes) {
+      if (index.field === '_id') continue;
+      const name = `${table}__${index.field.replace(/[^A-Za-z0-9_]/g, '_')}`;
+      const expr = fieldExpr(index.field);
+      this.db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${expr})`);
+      if (index.expireAfterSeconds !== undefined) {
+        ttl = { table, expr, seconds: index.expireAfterSeconds };
+        this.#ttls.set(table, ttl);
+      }
+    }
+    return ttl;
+  }
+
+  /** Deletes expired documents in small batches, yielding between them so no call waits long. */
+  async sweep(now = Date.now()): Promise<number> {
+    if (this.#sweeping || this.closed) return 0;
+    this.#sweeping = true;
+    let removed = 0;
+    try {
+      for (const ttl of this.#ttls.values()) {
+        const statement = this.statement(
+          `DELETE FROM "${ttl.table}" WHERE id IN (SELECT id FROM "${ttl.table}" WHERE ${ttl.expr} <= ? LIMIT ${TTL_SWEEP_BATCH})`,
+        );
+        for (;;) {
+          if (this.closed) return removed;
+          const { changes } = statement.run(now - ttl.seconds * 1000);
+          removed += changes;
+          if (changes < TTL_SWEEP_BATCH) break;
+          await nextTurn();
+        }
+      }
+    } finally {
+      this.#sweeping = false;
+    }
+    return removed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.#sweeper);
+    // Folds the WAL into the database file, so the next start reads one file.
+    try {
+      this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    } catch {
+      // A checkpoint that cannot run now runs at the next open.
+    }
+    this.db.close();
+  }
+}
+
+const open = new Map<string, SqliteDatabase>();
+
+class SqliteCollection<T extends Doc> implements Collection<T> {
+  readonly #table: string;
+  readonly #ttl: Ttl | undefined;
+
+  constructor(private readonly base: SqliteDatabase, table: string, ttl: Ttl | undefined) {
+    this.#table = table;
+    this.#ttl = ttl;
+  }
+
+  /** The filter, and (on a TTL collection) that the document has not expired: reads never see expired rows. */
+  #where(filter: Filter, params: SqlValue[], now = Date.now()): string {
+    const condition = where(filter, params);
+    if (!this.#ttl) return condition;
+    params.push(now - this.#ttl.seconds * 1000);
+    return `${condition} AND (${this.#ttl.expr} IS NULL OR ${this.#ttl.expr} > ?)`;
+  }
+
+  #select(filter: Filter, options: FindOptions, columns = 'doc, dates'): { sql: string; params: SqlValue[] } {
+    const params: SqlValue[] = [];
+    let sql = `SELECT ${columns} FROM "${this.#table}" WHERE ${this.#where(filter, params)}`;
+    const sort = Object.entries(options.sort ?? {});
+    if (sort.length > 0) sql += ` ORDER BY ${sort.map(([field, dir]) => `${fieldExpr(field)} ${dir === -1 ? 'DESC' : 'ASC'}`).join(', ')}`;
+    if (options.limit !== undefined) {
+      sql += ' LIMIT ?';
+      params.push(options.limit);
+    }
+    return { sql, params };
+  }
+
+  #insert(doc: object & { _id: string }): void {
+    const { json, dates } = encode(doc);
+    this.base.statement(`INSERT INTO "${this.#table}" (id, doc, dates) VALUES (?, ?, ?)`).run(doc._id, json, dates);
+  }
+
+  #replace(doc: Record<string, unknown> & { _id: string }): void {
+    const { json, dates } = encode(doc);
+    this.base.statement(`UPDATE "${this.#table}" SET doc = ?, dates = ? WHERE id = ?`).run(json, dates, doc._id);
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    try {
+      this.#insert(doc);
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    const { sql, params } = this.#select(filter, { limit: 1 });
+    const row = this.base.statement(sql).get(...params) as Row | undefined;
+    return row ? decode<T>(row) : null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    const { sql, params } = this.#select(filter, options);
+    return (this.base.statement(sql).all(...params) as Row[]).map((row) => decode<T>(row));
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<boolean> {
+    return (await this.findOneAndUpdate(filter, update, options)) !== null;
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<T | null> {
+    try {
+      return this.base.write(() => {
+        const { sql, params } = this.#select(filter, { limit: 1 });
+        const row = this.base.statement(sql).get(...params) as Row | undefined;
+        if (row) {
+          const doc = decode<Record<string, unknown> & { _id: string }>(row);
+          applyUpdate(doc, update);
+          this.#replace(doc);
+          return doc as unknown as T;
+        }
+        if (!options.upsert) return null;
+        const doc = seed(filter);
+        applyUpdate(doc, update);
+        if (typeof doc._id !== 'string') throw new StoreError('invalid_query', 'an upsert needs the _id in its filter');
+        this.#insert(doc as Record<string, unknown> & { _id: string });
+        return doc as unknown as T;
+      });
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const params: SqlValue[] = [];
+    const sql = `DELETE FROM "${this.#table}" WHERE ${where(filter, params)}`;
+    return this.base.statement(sql).run(...params).changes;
+  }
+
+  async countDocuments(filter: Filter): Promise<number> {
+    const { sql, params } = this.#select(filter, {}, 'count(*) AS n');
+    return (this.base.statement(sql).get(...params) as { n: number }).n;
+  }
+}
+
+export interface SqliteStoreOptions {
+  /** `normal` (default) survives a crash of the process; `full` also a loss of power. */
+  synchronous?: Synchronous;
+}
+
+/**
+ * A handle on the data folder's `gateway.db`. Handles on the same folder within one process
+ * share one connection (the store and the bus's outbox live in the same file); the file closes
+ * with its last handle.
+ */
+export class SqliteStore implements DocumentStore {
+  readonly kind = 'embedded';
+  readonly file: string;
+  readonly #base: SqliteDatabase;
+  #closed = false;
+
+  constructor(dir: string, options: SqliteStoreOptions = {}) {
+    mkdirSync(dir, { recursive: true });
+    this.file = resolve(join(dir, SQLITE_FILE));
+    let base = open.get(this.file);
+    if (!base) {
+      base = new SqliteDatabase(this.file, options.synchronous ?? 'normal');
+      open.set(this.file, base);
+    }
+    base.refs += 1;
+    this.#base = base;
+  }
+
+  async collection<T extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {
+    if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`invalid collection name "${name}"`);
+    this.#assertOpen();
+    const ttl = this.#base.ensureTable(name, indexes);
+    return new SqliteCollection<T>(this.#base, name, ttl);
+  }
+
+  /**
+   * Runs `work` as one transaction: its writes land together or not at all. The binding is
+   * synchronous, so work that awaits only this store's calls runs to its end before any other
+   * JavaScript can; work must not await anything else (a timer, the network) while it runs.
+   */
+  async atomically<R>(work: () => Promise<R>): Promise<R> {
+    this.#assertOpen();
+    const db = this.#base.db;
+    if (db.inTransaction) return work();
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** Removes expired documents now (the store also does it every 30 s); returns how many. */
+  async sweepExpired(now = Date.now()): Promise<number> {
+    return this.#base.sweep(now);
+  }
+
+  async ping(): Promise<void> {
+    this.#assertOpen();
+    this.#base.statement('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#base.refs -= 1;
+    if (this.#base.refs > 0) return;
+    open.delete(this.file);
+    this.#base.close();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed || this.#base.closed) throw new StoreError('unavailable', 'the embedded store is closed');
+  }
+}
