@@ -21,7 +21,9 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY --from=manifests /app/ ./
-# Install scripts stay off, as in the repository's own npm settings (allowScripts).
+# Install scripts stay off, as in the repository's own npm settings (allowScripts). SQLite comes
+# as libsql's prebuilt binary inside a registry package (@libsql/linux-x64-gnu on this glibc
+# image): nothing is compiled.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.base.json ./
 COPY proto/ proto/
@@ -44,7 +46,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 
 # Runtime: production dependencies, each workspace's package.json and dist/, the protos and the
 # example configuration. The files belong to root; the process runs as an unprivileged user and
-# writes only to /data (GATEWAY_DATA_DIR: the embedded store, the NATS outbox) and /tmp.
+# writes only to /data (GATEWAY_DATA_DIR: gateway.db, the embedded store and the bus's outbox) and /tmp.
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

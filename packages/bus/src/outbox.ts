@@ -1,4 +1,4 @@
-import type { Collection, Doc, DocumentStore } from '@gateway/store';
+import { OUTBOX_COLLECTION, type Collection, type Doc, type DocumentStore } from '@gateway/store';
 
 // The outbox: events that must not be lost wait here, on the process's own disk, until they
 // are done with. The in-process bus keeps each event until its consumer has handled it; the
@@ -12,7 +12,8 @@ export interface OutboxEntry extends Doc {
   next_at: Date;
 }
 
-export const OUTBOX_COLLECTION = 'bus_outbox';
+// The table's name is the store's (OUTBOX_COLLECTION): the import of an old data folder fills it too.
+export { OUTBOX_COLLECTION };
 
 /** Opens the outbox collection of a store (the embedded SQLite store of the process's data folder). */
 export async function openOutbox(store: DocumentStore): Promise<Collection<OutboxEntry>> {

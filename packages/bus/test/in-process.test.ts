@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteStore } from '@gateway/store';
 import { describe, expect, it } from 'vitest';
-import { InProcessBus, subjectMatches, type BusEvent } from '../src/index.js';
+import { InProcessBus, openOutbox, subjectMatches, type BusEvent } from '../src/index.js';
 import { eventually } from '../../../test/helpers/wait.js';
 
 const until = (check: () => boolean | Promise<boolean>, ms = 2000) => eventually(check, ms);
@@ -70,5 +74,44 @@ describe('InProcessBus', () => {
     expect(heard).toEqual(['k1']);
     await bus.close();
     await expect(bus.ping()).rejects.toThrow();
+  });
+});
+
+describe('InProcessBus with an outbox', () => {
+  it('keeps each event on disk until its consumer handled it, so a run that died hands it to the next', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-bus-'));
+    try {
+      // A run that publishes and dies before its consumer gets to the events (no close, no drain).
+      const first = new SqliteStore(dir);
+      const dying = await InProcessBus.open({ outbox: await openOutbox(first) });
+      await dying.publish('spend.v1.chat', 'e1', { n: 1 });
+      await dying.publish('spend.v1.chat', 'e1', { n: 1 });
+      await dying.publish('spend.v1.chat', 'e2', { n: 2 });
+      expect((await dying.stats()).outboxDepth).toBe(2);
+      await first.close();
+
+      const second = new SqliteStore(dir);
+      const outbox = await openOutbox(second);
+      const bus = await InProcessBus.open({ outbox });
+      const seen: string[] = [];
+      await bus.consume('spend.v1.>', 'accounting', async (event) => { seen.push(event.id); });
+      await bus.publish('spend.v1.chat', 'e3', { n: 3 });
+      await until(async () => seen.length === 3 && (await outbox.countDocuments({})) === 0);
+      expect(seen).toEqual(['e1', 'e2', 'e3']);
+      // A handler that fails keeps its event in the outbox until it succeeds.
+      let fail = true;
+      const failing = await InProcessBus.open({ outbox, retryDelayMs: 5 });
+      await failing.consume('spend.v1.>', 'other', async () => { if (fail) throw new Error('not yet'); });
+      await failing.publish('spend.v1.chat', 'e4', { n: 4 });
+      await new Promise((r) => setTimeout(r, 30));
+      expect(await outbox.countDocuments({ _id: 'e4' })).toBe(1);
+      fail = false;
+      await until(async () => (await outbox.countDocuments({})) === 0);
+      await bus.close();
+      await failing.close();
+      await second.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -6,7 +6,7 @@ import { exampleConfigPath, loadConfig, type Env, type GatewayConfig, type Group
 import type { ModelGroup } from '@gateway/protos';
 import type { GrpcServer } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { connectMongo, SqliteStore, type DocumentStore } from '@gateway/store';
+import { connectMongo, importLegacyEmbedded, SqliteStore, type DocumentStore } from '@gateway/store';
 
 // What every service is given and what it hands back, so the four have one shape: a service is
 // started with its dependencies already open, and returns something that can be closed.
@@ -179,7 +179,7 @@ export async function openEmbeddedStore(env: Env, logger: Logger): Promise<Sqlit
   }
   const store = new SqliteStore(dir, { synchronous: synchronous ?? 'normal' });
   try {
-    const imported = undefined as { collections: unknown; movedTo: string } | undefined; // LEGACY-PENDING await importLegacyEmbedded(dir, store);
+    const imported = await importLegacyEmbedded(dir, store);
     if (imported) logger.info({ collections: imported.collections, movedTo: imported.movedTo }, 'imported the data folder written by the previous embedded store');
   } catch (error) {
     await store.close();

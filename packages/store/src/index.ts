@@ -29,4 +29,4 @@ export async function openStore(options: StoreOptions): Promise<DocumentStore> {
   if (options.mongodbUri) return connectMongo(options.mongodbUri, options.dbName);
   return new SqliteStore(options.dataDir, { synchronous: options.synchronous === 'full' ? 'full' : 'normal' });
 }
-// LEGACY-PENDING export { importLegacyEmbedded, type LegacyImport } from './legacy-import.js';
+export { importLegacyEmbedded, LEGACY_ARCHIVE, OUTBOX_COLLECTION, type LegacyImport } from './legacy-import.js';

@@ -230,23 +230,28 @@ function revive(key: string, value: unknown): unknown {
   return value;
 }
 
-/** One transaction per batch where the store has them; a batch that fails is retried whole by the next run. */
+/**
+ * Inserts the documents not yet stored, in one transaction where the store has them (one commit
+ * per batch, not per document); a batch that fails is done again whole by the next run.
+ */
 async function insertAll(store: DocumentStore, collection: Collection<Doc>, docs: readonly Doc[]): Promise<void> {
   if (docs.length === 0) return;
   await store.atomically(async () => {
-    for (const doc of docs) await insertOnce(collection, doc);
+    // One query per batch finds what an earlier, interrupted run already stored, so a rerun
+    // does not pay a failed insert per document.
+    const stored = await collection.find({ _id: { $in: docs.map((d) => d._id) } });
+    const present = new Set(stored.map((d) => d._id));
+    for (const doc of docs) {
+      if (present.has(doc._id)) continue;
+      try {
+        await collection.insertOne(doc);
+      } catch (error) {
+        // Stored meanwhile (another process importing the same folder), or hidden from the
+        // query above by a TTL index: either way the store already has it.
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
   });
-}
-
-async function insertOnce(collection: Collection<Doc>, doc: Doc): Promise<void> {
-  try {
-    await collection.insertOne(doc);
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    // Already imported by an earlier, interrupted run: keep that copy. A clash on another unique
-    // field, with a document that is not this one, is a real conflict and stops the import.
-    if (!(await collection.findOne({ _id: doc._id }))) throw error;
-  }
 }
 
 /** Moves `dir/name` into `archive`, under a free name should an earlier import have left one. */

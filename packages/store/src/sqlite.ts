@@ -26,6 +26,7 @@ export const SQLITE_FILE = 'gateway.db';
 
 const TTL_SWEEP_INTERVAL_MS = 30_000;
 const TTL_SWEEP_BATCH = 500;
+const MAX_STATEMENTS = 1000;
 /** The WAL is cut back to this size after a checkpoint, so it does not keep its largest size. */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -88,8 +89,29 @@ function jsonPath(field: string): string {
   return path;
 }
 
+/** How a field is read: the id column, or the document's JSON at the field's path. */
 function fieldExpr(field: string): string {
   return field === '_id' ? 'id' : `json_extract(doc, '${jsonPath(field)}')`;
+}
+
+/**
+ * Writes a query's SQL. Indexed fields are written with their path in the SQL text (SQLite uses
+ * an expression index only for the very same expression); other paths are bound as parameters,
+ * so queries on changing paths (`holds.<id>`) share one prepared statement.
+ */
+class QueryWriter {
+  constructor(private readonly indexed: ReadonlySet<string>, readonly params: SqlValue[] = []) {}
+
+  expr(field: string): string {
+    if (field === '_id' || this.indexed.has(field)) return fieldExpr(field);
+    this.params.push(jsonPath(field));
+    return 'json_extract(doc, ?)';
+  }
+
+  type(field: string): string {
+    this.params.push(jsonPath(field));
+    return 'json_type(doc, ?)';
+  }
 }
 
 function bindable(value: unknown): SqlValue {
@@ -107,9 +129,10 @@ function isOperators(value: unknown): value is Record<string, unknown> {
   return keys.length > 0 && keys.every((k) => k.startsWith('$'));
 }
 
-function equals(expr: string, value: unknown, params: SqlValue[]): string {
+function equals(q: QueryWriter, field: string, value: unknown): string {
+  const expr = q.expr(field);
   if (value === null || value === undefined) return `${expr} IS NULL`;
-  params.push(bindable(value));
+  q.params.push(bindable(value));
   return `${expr} = ?`;
 }
 
@@ -118,16 +141,20 @@ function list(values: unknown, op: string): unknown[] {
   return values;
 }
 
-function operator(field: string, expr: string, op: string, value: unknown, params: SqlValue[]): string {
+function operator(q: QueryWriter, field: string, op: string, value: unknown): string {
+  const { params } = q;
   switch (op) {
     case '$eq':
-      return equals(expr, value, params);
-    case '$ne':
-      if (value === null || value === undefined) return `${expr} IS NOT NULL`;
+      return equals(q, field, value);
+    case '$ne': {
+      if (value === null || value === undefined) return `${q.expr(field)} IS NOT NULL`;
+      const [a, b] = [q.expr(field), q.expr(field)];
       params.push(bindable(value));
-      return `(${expr} IS NULL OR ${expr} <> ?)`;
+      return `(${a} IS NULL OR ${b} <> ?)`;
+    }
     case '$gt': case '$gte': case '$lt': case '$lte': {
       if (value === null || value === undefined) return '0';
+      const expr = q.expr(field);
       params.push(bindable(value));
       const sign = op === '$gt' ? '>' : op === '$gte' ? '>=' : op === '$lt' ? '<' : '<=';
       return `${expr} ${sign} ?`;
@@ -136,39 +163,43 @@ function operator(field: string, expr: string, op: string, value: unknown, param
       const values = list(value, op);
       const present = values.filter((v) => v !== null && v !== undefined);
       const withNull = present.length < values.length;
-      for (const v of present) params.push(bindable(v));
       const marks = present.map(() => '?').join(', ');
+      // Each expression is written just before its own parameters, so the order of `?` holds.
+      const inList = (not: string) => {
+        const expr = q.expr(field);
+        for (const v of present) params.push(bindable(v));
+        return `${expr} ${not}IN (${marks})`;
+      };
       if (op === '$in') {
-        const inList = present.length > 0 ? `${expr} IN (${marks})` : '0';
-        return withNull ? `(${expr} IS NULL OR ${inList})` : inList;
+        const parts = [...(withNull ? [`${q.expr(field)} IS NULL`] : []), ...(present.length > 0 ? [inList('')] : [])];
+        return parts.length > 0 ? `(${parts.join(' OR ')})` : '0';
       }
       // A missing field is "not in" the list, as in MongoDB, unless the list holds null.
-      const notIn = present.length > 0 ? `${expr} NOT IN (${marks})` : '1';
-      return withNull ? `(${expr} IS NOT NULL AND ${notIn})` : `(${expr} IS NULL OR ${notIn})`;
+      if (present.length === 0) return withNull ? `${q.expr(field)} IS NOT NULL` : '1';
+      return withNull ? `(${q.expr(field)} IS NOT NULL AND ${inList('NOT ')})` : `(${q.expr(field)} IS NULL OR ${inList('NOT ')})`;
     }
     case '$exists':
       if (field === '_id') return value ? '1' : '0';
-      return `json_type(doc, '${jsonPath(field)}') IS ${value ? 'NOT ' : ''}NULL`;
+      return `${q.type(field)} IS ${value ? 'NOT ' : ''}NULL`;
     default:
       throw new StoreError('invalid_query', `unsupported operator ${op}`);
   }
 }
 
-/** A filter as a SQL condition; its values are appended to `params` in order. */
-function where(filter: Filter, params: SqlValue[]): string {
+/** A filter as a SQL condition; its values are appended to the writer's parameters in order. */
+function where(q: QueryWriter, filter: Filter): string {
   const parts: string[] = [];
   for (const [field, condition] of Object.entries(filter)) {
     if (field === '$or' || field === '$and') {
-      const branches = list(condition, field).map((branch) => `(${where(branch as Filter, params)})`);
+      const branches = list(condition, field).map((branch) => `(${where(q, branch as Filter)})`);
       if (branches.length === 0) parts.push(field === '$or' ? '0' : '1');
       else parts.push(`(${branches.join(field === '$or' ? ' OR ' : ' AND ')})`);
       continue;
     }
-    const expr = fieldExpr(field);
     if (isOperators(condition)) {
-      for (const [op, value] of Object.entries(condition)) parts.push(operator(field, expr, op, value, params));
+      for (const [op, value] of Object.entries(condition)) parts.push(operator(q, field, op, value));
     } else {
-      parts.push(equals(expr, condition, params));
+      parts.push(equals(q, field, condition));
     }
   }
   return parts.length > 0 ? parts.join(' AND ') : '1';
@@ -250,6 +281,10 @@ class SqliteDatabase {
   readonly db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #ttls = new Map<string, Ttl>();
+  readonly #indexed = new Map<string, Set<string>>();
+  readonly #begin: Database.Statement;
+  readonly #commit: Database.Statement;
+  readonly #rollback: Database.Statement;
   readonly #sweeper: NodeJS.Timeout;
   #sweeping = false;
   refs = 0;
@@ -261,38 +296,63 @@ class SqliteDatabase {
     this.db.exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.db.exec('PRAGMA busy_timeout = 5000');
     this.db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    this.#begin = this.db.prepare('BEGIN IMMEDIATE');
+    this.#commit = this.db.prepare('COMMIT');
+    this.#rollback = this.db.prepare('ROLLBACK');
     this.#sweeper = setInterval(() => void this.sweep(), TTL_SWEEP_INTERVAL_MS);
     this.#sweeper.unref();
   }
 
+  /** A prepared statement per SQL text; queries bind their values, so the texts are few. */
   statement(sql: string): Database.Statement {
     let statement = this.#statements.get(sql);
     if (!statement) {
+      // A bound on the cache all the same, should a caller build texts without end.
+      if (this.#statements.size >= MAX_STATEMENTS) this.#statements.clear();
       statement = this.db.prepare(sql);
       this.#statements.set(sql, statement);
     }
     return statement;
   }
 
+  begin(): void {
+    this.#begin.run();
+  }
+
+  commit(): void {
+    this.#commit.run();
+  }
+
+  rollback(): void {
+    if (this.db.inTransaction) this.#rollback.run();
+  }
+
   /** Runs `work` in a write transaction, or inside the one already open. */
   write<R>(work: () => R): R {
     if (this.db.inTransaction) return work();
-    this.db.exec('BEGIN IMMEDIATE');
+    this.begin();
     try {
       const result = work();
-      this.db.exec('COMMIT');
+      this.commit();
       return result;
     } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.rollback();
       throw error;
     }
   }
 
-  ensureTable(table: string, indexes: readonly IndexSpec[]): Ttl | undefined {
+  /** Creates the table and its indexes when missing; returns its TTL and its indexed fields (live). */
+  ensureTable(table: string, indexes: readonly IndexSpec[]): { ttl: Ttl | undefined; indexed: ReadonlySet<string> } {
     this.db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL, dates TEXT) WITHOUT ROWID`);
     let ttl = this.#ttls.get(table);
+    let indexed = this.#indexed.get(table);
+    if (!indexed) {
+      indexed = new Set();
+      this.#indexed.set(table, indexed);
+    }
     for (const index of indexes) {
       if (index.field === '_id') continue;
+      indexed.add(index.field);
       const name = `${table}__${index.field.replace(/[^A-Za-z0-9_]/g, '_')}`;
       const expr = fieldExpr(index.field);
       this.db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${expr})`);
@@ -301,7 +361,7 @@ class SqliteDatabase {
         this.#ttls.set(table, ttl);
       }
     }
-    return ttl;
+    return { ttl, indexed };
   }
 
   /** Deletes expired documents in small batches, yielding between them so no call waits long. */
@@ -347,15 +407,17 @@ const open = new Map<string, SqliteDatabase>();
 class SqliteCollection<T extends Doc> implements Collection<T> {
   readonly #table: string;
   readonly #ttl: Ttl | undefined;
+  readonly #indexed: ReadonlySet<string>;
 
-  constructor(private readonly base: SqliteDatabase, table: string, ttl: Ttl | undefined) {
+  constructor(private readonly base: SqliteDatabase, table: string, { ttl, indexed }: { ttl: Ttl | undefined; indexed: ReadonlySet<string> }) {
     this.#table = table;
     this.#ttl = ttl;
+    this.#indexed = indexed;
   }
 
   /** The filter, and (on a TTL collection) that the document has not expired: reads never see expired rows. */
   #where(filter: Filter, params: SqlValue[], now = Date.now()): string {
-    const condition = where(filter, params);
+    const condition = where(new QueryWriter(this.#indexed, params), filter);
     if (!this.#ttl) return condition;
     params.push(now - this.#ttl.seconds * 1000);
     return `${condition} AND (${this.#ttl.expr} IS NULL OR ${this.#ttl.expr} > ?)`;
@@ -365,6 +427,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     const params: SqlValue[] = [];
     let sql = `SELECT ${columns} FROM "${this.#table}" WHERE ${this.#where(filter, params)}`;
     const sort = Object.entries(options.sort ?? {});
+    // Sorted fields are written literally: an ORDER BY is not parameterised, and sorts are on indexed fields.
     if (sort.length > 0) sql += ` ORDER BY ${sort.map(([field, dir]) => `${fieldExpr(field)} ${dir === -1 ? 'DESC' : 'ASC'}`).join(', ')}`;
     if (options.limit !== undefined) {
       sql += ' LIMIT ?';
@@ -431,7 +494,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async deleteMany(filter: Filter): Promise<number> {
     const params: SqlValue[] = [];
-    const sql = `DELETE FROM "${this.#table}" WHERE ${where(filter, params)}`;
+    const sql = `DELETE FROM "${this.#table}" WHERE ${where(new QueryWriter(this.#indexed, params), filter)}`;
     return this.base.statement(sql).run(...params).changes;
   }
 
@@ -472,8 +535,7 @@ export class SqliteStore implements DocumentStore {
   async collection<T extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {
     if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`invalid collection name "${name}"`);
     this.#assertOpen();
-    const ttl = this.#base.ensureTable(name, indexes);
-    return new SqliteCollection<T>(this.#base, name, ttl);
+    return new SqliteCollection<T>(this.#base, name, this.#base.ensureTable(name, indexes));
   }
 
   /**
@@ -483,15 +545,15 @@ export class SqliteStore implements DocumentStore {
    */
   async atomically<R>(work: () => Promise<R>): Promise<R> {
     this.#assertOpen();
-    const db = this.#base.db;
-    if (db.inTransaction) return work();
-    db.exec('BEGIN IMMEDIATE');
+    const base = this.#base;
+    if (base.db.inTransaction) return work();
+    base.begin();
     try {
       const result = await work();
-      db.exec('COMMIT');
+      base.commit();
       return result;
     } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK');
+      base.rollback();
       throw error;
     }
   }
