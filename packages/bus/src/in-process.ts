@@ -36,6 +36,12 @@ export interface InProcessBusOptions {
   retryDelayMs?: number;
   /** Where events wait until handled. Without it events live in memory only (tests). */
   outbox?: Collection<OutboxEntry>;
+  /**
+   * The outbox's store transaction (`DocumentStore.atomically`): a handler's writes and the
+   * removal of its event from the outbox then commit together, one write to disk per event.
+   * Only for consumers that write to that same store and await nothing else.
+   */
+  atomically?: <R>(work: () => Promise<R>) => Promise<R>;
 }
 
 export class InProcessBus implements Bus {
@@ -48,12 +54,14 @@ export class InProcessBus implements Bus {
   readonly #logger: Logger | undefined;
   readonly #retryDelayMs: number;
   readonly #outbox: Collection<OutboxEntry> | undefined;
+  readonly #atomically: <R>(work: () => Promise<R>) => Promise<R>;
   #closed = false;
 
   constructor(options: InProcessBusOptions = {}) {
     this.#logger = options.logger;
     this.#retryDelayMs = options.retryDelayMs ?? 100;
     this.#outbox = options.outbox;
+    this.#atomically = options.atomically ?? ((work) => work());
   }
 
   /** A bus whose outbox is `options.outbox`, holding what a previous run left undelivered. */
@@ -213,7 +221,12 @@ export class InProcessBus implements Bus {
         handled += 1;
         const event = consumer.queue[0] as BusEvent<unknown>;
         try {
-          await consumer.handler(event);
+          // Handled and removed together; a crash before the commit delivers the event again,
+          // and consumers apply an id once.
+          await this.#atomically(async () => {
+            await consumer.handler(event);
+            await this.#outbox?.deleteMany({ _id: event.id });
+          });
         } catch (error) {
           this.#logger?.warn({ err: error, subject: event.subject, eventId: event.id }, 'event handler failed; redelivering');
           await new Promise((resolve) => setTimeout(resolve, delay).unref());
@@ -222,10 +235,6 @@ export class InProcessBus implements Bus {
         }
         consumer.queue.shift();
         delay = this.#retryDelayMs;
-        // Handled. A crash before the removal delivers the event again; consumers apply an id once.
-        await this.#outbox?.deleteMany({ _id: event.id }).catch((error: unknown) => {
-          this.#logger?.warn({ err: error, eventId: event.id }, 'could not remove a handled event from the outbox; it is delivered again at the next start');
-        });
       }
     } finally {
       consumer.running = false;

@@ -205,7 +205,12 @@ export async function openBus(name: string, env: Env, logger: Logger): Promise<O
     const outbox = await openOutbox(outboxStore);
     const bus: Bus = env.NATS_URL
       ? await NatsBus.connect({ servers: env.NATS_URL, logger: busLogger, name, outbox })
-      : await InProcessBus.open({ logger: busLogger, outbox });
+      : await InProcessBus.open({
+        logger: busLogger, outbox,
+        // The consumer (accounting's ledger) writes to this same file unless the store is MongoDB;
+        // a transaction must never wait on another database's I/O.
+        ...(env.MONGODB_URI ? {} : { atomically: <R>(work: () => Promise<R>) => outboxStore.atomically(work) }),
+      });
     if (env.NATS_URL) logger.info({ bus: 'nats' }, 'connected to NATS JetStream');
     return {
       bus,

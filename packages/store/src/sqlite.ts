@@ -305,6 +305,7 @@ class SqliteDatabase {
 
   /** A prepared statement per SQL text; queries bind their values, so the texts are few. */
   statement(sql: string): Database.Statement {
+    if (this.closed) throw new StoreError('unavailable', 'the embedded store is closed');
     let statement = this.#statements.get(sql);
     if (!statement) {
       // A bound on the cache all the same, should a caller build texts without end.
