@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Collection, type Doc, type DocumentStore, type IndexSpec } from '../src/index.js';
+import { SqliteStore, type Collection, type Doc, type DocumentStore, type IndexSpec } from '../src/index.js';
 import { importLegacyEmbedded, LEGACY_ARCHIVE, OUTBOX_COLLECTION } from '../src/legacy-import.js';
 
 // The import of a data folder written by the previous embedded store (nedb files) into the
@@ -46,7 +46,7 @@ async function copyOf(fixture: string): Promise<string> {
 }
 
 async function open(dataDir?: string): Promise<DocumentStore> {
-  const store = await openStore({ dataDir: dataDir ?? await tempDir() });
+  const store = new SqliteStore(dataDir ?? await tempDir());
   stores.push(store);
   return store;
 }

@@ -203,6 +203,7 @@ export class VideoJobs {
       }
     }
     if (remote.status === 'failed') fields.error_message = remote.errorMessage ?? 'The video could not be generated.';
+    if (TERMINAL.has(remote.status)) fields.next_poll_at = null;
     const updated = await this.deps.tasks.update(task._id, fields);
     // Only the lease holder gets here, so each status a job enters is counted once.
     if (updated && updated.status !== task.status) videoJobSeries(updated.group, updated.status).inc();

@@ -30,7 +30,8 @@ export interface TaskRecord extends Doc {
   completed_at: Date | null;
   billing: BillingState;
   cost_nano_usd: number | null;
-  next_poll_at: Date;
+  /** When the poller next asks the provider; null once the job has ended (so the index holds only unfinished jobs). */
+  next_poll_at: Date | null;
   poll_failures: number;
   lease_until: Date | null;
 }
@@ -53,6 +54,9 @@ export class TaskRepository {
       // Records expire with the store's TTL; reads also check the age, so expiry is exact.
       { field: 'created_at', expireAfterSeconds: retentionSeconds },
       { field: 'next_poll_at' },
+      // Finished jobs written before next_poll_at was cleared at the end keep a past date: the
+      // poller finds the unfinished ones through the status index instead of scanning those.
+      { field: 'status' },
       { field: 'key_id' },
     ]);
     return new TaskRepository(tasks, retentionSeconds);
