@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import Database from 'libsql';
 import {
   StoreError, type Collection, type Doc, type DocumentStore, type Filter, type FindOptions,
@@ -29,10 +31,42 @@ const TTL_SWEEP_BATCH = 500;
 const MAX_STATEMENTS = 1000;
 /** The WAL is cut back to this size after a checkpoint, so it does not keep its largest size. */
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+const CHECKPOINT_INTERVAL_MS = 200;
+/** WAL pages past which the checkpointer also makes writers wait for a full checkpoint (about 64 MiB). */
+const WAL_PAGES_HARD_LIMIT = 16_384;
+
+// Checkpoints (copying the WAL back into the database file, with its fsyncs) take milliseconds.
+// SQLite runs them inside whichever commit crosses the threshold, which would stall the event
+// loop every few thousand writes; they run instead on a connection of their own in a worker
+// thread. A PASSIVE checkpoint never blocks the writer; should the WAL still grow past the hard
+// limit (writes that never pause), a RESTART checkpoint makes the writer wait once for it.
+const CHECKPOINTER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.exec('PRAGMA busy_timeout = 5000');
+const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
+const timer = setInterval(() => {
+  try {
+    const result = passive.get();
+    if (result && result.log > workerData.hardLimit) restart.get();
+  } catch {
+    // Busy or closing: the next round tries again.
+  }
+}, workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  process.exit(0);
+});
+`;
+const driverPath = createRequire(import.meta.url).resolve('libsql');
 
 type Row = { doc: string; dates: string | null };
 type SqlValue = string | number | null;
 type Synchronous = 'normal' | 'full';
+type Checkpoints = 'background' | 'inline';
 
 // --- documents ------------------------------------------------------------------------------
 // JSON has no dates: a Date is stored as its milliseconds (so indexes and range filters compare
@@ -286,16 +320,27 @@ class SqliteDatabase {
   readonly #commit: Database.Statement;
   readonly #rollback: Database.Statement;
   readonly #sweeper: NodeJS.Timeout;
+  readonly #checkpointer: Worker | undefined;
   #sweeping = false;
   refs = 0;
   closed = false;
 
-  constructor(readonly file: string, synchronous: Synchronous) {
+  constructor(readonly file: string, synchronous: Synchronous, checkpoints: Checkpoints) {
     this.db = new Database(file);
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.db.exec('PRAGMA busy_timeout = 5000');
     this.db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    if (checkpoints === 'background') {
+      this.db.exec('PRAGMA wal_autocheckpoint = 0');
+      this.#checkpointer = new Worker(CHECKPOINTER, {
+        eval: true,
+        workerData: { driver: driverPath, file, intervalMs: CHECKPOINT_INTERVAL_MS, hardLimit: WAL_PAGES_HARD_LIMIT },
+        // A thread that only copies pages: a small heap.
+        resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+      });
+      this.#checkpointer.unref();
+    }
     this.#begin = this.db.prepare('BEGIN IMMEDIATE');
     this.#commit = this.db.prepare('COMMIT');
     this.#rollback = this.db.prepare('ROLLBACK');
@@ -389,10 +434,15 @@ class SqliteDatabase {
     return removed;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.#sweeper);
+    if (this.#checkpointer) {
+      const exited = new Promise((done) => this.#checkpointer?.once('exit', done));
+      this.#checkpointer.postMessage('close');
+      await exited;
+    }
     // Folds the WAL into the database file, so the next start reads one file.
     try {
       this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
@@ -508,6 +558,8 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 export interface SqliteStoreOptions {
   /** `normal` (default) survives a crash of the process; `full` also a loss of power. */
   synchronous?: Synchronous;
+  /** `background` (default): checkpoints in a worker thread; `inline`: SQLite's own, inside commits. */
+  checkpoints?: Checkpoints;
 }
 
 /**
@@ -526,7 +578,7 @@ export class SqliteStore implements DocumentStore {
     this.file = resolve(join(dir, SQLITE_FILE));
     let base = open.get(this.file);
     if (!base) {
-      base = new SqliteDatabase(this.file, options.synchronous ?? 'normal');
+      base = new SqliteDatabase(this.file, options.synchronous ?? 'normal', options.checkpoints ?? 'background');
       open.set(this.file, base);
     }
     base.refs += 1;
@@ -575,7 +627,7 @@ export class SqliteStore implements DocumentStore {
     this.#base.refs -= 1;
     if (this.#base.refs > 0) return;
     open.delete(this.file);
-    this.#base.close();
+    await this.#base.close();
   }
 
   #assertOpen(): void {
