@@ -6,13 +6,13 @@ import { createInterface } from 'node:readline';
 const TICKS_PER_SECOND = 100;
 
 /** Spawns `node args…` and resolves with the child and the first stdout line matching `ready`. */
-export function start(args, { env = {}, ready = () => true, name = args[0] } = {}) {
+export function start(args, { env = {}, ready = () => true, name = args[0], timeoutMs = 30_000 } = {}) {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.label = name;
   let errText = '';
   child.stderr.on('data', (d) => { errText += d; });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} not ready:\n${errText}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${name} not ready:\n${errText}`)), timeoutMs);
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${errText}`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
       const value = ready(line);

@@ -18,7 +18,7 @@ const MAX_UNCLAIMED = 10_000;
 const MAX_RETRY_DELAY_MS = 5000;
 /** How long closing a consumer waits for its queued events to be handled. */
 const CLOSE_DRAIN_MS = 10_000;
-/** Events handled in one turn of the event loop before letting other work run. */
+/** Events handled in one turn of the event loop (and, with a store, one transaction). */
 const DRAIN_SLICE = 64;
 
 interface Consumer {
@@ -213,33 +213,44 @@ export class InProcessBus implements Bus {
     if (consumer.running) return;
     consumer.running = true;
     let delay = this.#retryDelayMs;
-    let handled = 0;
+    let slice = DRAIN_SLICE;
+    let first = true;
     try {
       while (!consumer.closed && consumer.queue.length > 0) {
-        // A long backlog (after a restart) is handled in slices, so requests are served meanwhile.
-        if (handled > 0 && handled % DRAIN_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
-        handled += 1;
-        const event = consumer.queue[0] as BusEvent<unknown>;
+        // A backlog is handled a slice per turn of the event loop, so requests are served meanwhile.
+        if (!first) await new Promise((resolve) => setImmediate(resolve));
+        first = false;
+        const events = consumer.queue.slice(0, slice);
         try {
-          // Handled and removed together; a crash before the commit delivers the event again,
-          // and consumers apply an id once.
+          // The slice's handlers and its removal from the outbox commit together: one write to
+          // disk for up to DRAIN_SLICE events under load. A crash before the commit delivers
+          // them again, and consumers apply an id once.
           await this.#atomically(async () => {
-            await consumer.handler(event);
-            await this.#outbox?.deleteMany({ _id: event.id });
+            for (const event of events) await consumer.handler(event);
+            await this.#outbox?.deleteMany(events.length === 1 ? { _id: events[0]?.id } : { _id: { $in: events.map((e) => e.id) } });
           });
         } catch (error) {
+          // A failed slice was rolled back whole: its events go again one at a time, so the one
+          // that fails waits alone and the others get through.
+          if (events.length > 1) {
+            slice = 1;
+            continue;
+          }
+          const event = events[0] as BusEvent<unknown>;
           this.#logger?.warn({ err: error, subject: event.subject, eventId: event.id }, 'event handler failed; redelivering');
           await new Promise((resolve) => setTimeout(resolve, delay).unref());
           delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
           continue;
         }
-        consumer.queue.shift();
+        consumer.queue.splice(0, events.length);
         delay = this.#retryDelayMs;
+        slice = DRAIN_SLICE;
       }
     } finally {
       consumer.running = false;
     }
   }
+
 
   #forgetOldIds(now: number): void {
     for (const [id, at] of this.#recentIds) {

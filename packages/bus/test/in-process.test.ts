@@ -114,4 +114,32 @@ describe('InProcessBus with an outbox', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('applies a backlog in transactions of many events, and one failing event holds back only itself', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-bus-'));
+    const store = new SqliteStore(dir);
+    try {
+      const outbox = await openOutbox(store);
+      const applied = await store.collection<{ _id: string }>('applied');
+      const bus = await InProcessBus.open({ outbox, retryDelayMs: 5, atomically: (work) => store.atomically(work) });
+      for (let i = 1; i <= 5; i += 1) await bus.publish('spend.v1.chat', `e${i}`, { i });
+      let failing = true;
+      // A handler whose writes would fail on a second application (duplicate id): every event is applied once.
+      await bus.consume('spend.v1.>', 'accounting', async (event) => {
+        await applied.insertOne({ _id: event.id });
+        if (event.id === 'e3' && failing) throw new Error('not yet');
+      });
+      await until(async () => (await applied.countDocuments({})) === 2);
+      await new Promise((r) => setTimeout(r, 30));
+      expect((await applied.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['e1', 'e2']);
+      expect(await outbox.countDocuments({})).toBe(3);
+      failing = false;
+      await until(async () => (await outbox.countDocuments({})) === 0);
+      expect((await applied.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']);
+      await bus.close();
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

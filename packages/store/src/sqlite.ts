@@ -440,6 +440,8 @@ class SqliteDatabase {
     clearInterval(this.#sweeper);
     if (this.#checkpointer) {
       const exited = new Promise((done) => this.#checkpointer?.once('exit', done));
+      // Held until it has exited: a process whose last work is this close must wait for it.
+      this.#checkpointer.ref();
       this.#checkpointer.postMessage('close');
       await exited;
     }
