@@ -83,7 +83,7 @@ describe('InProcessBus with an outbox', () => {
     try {
       // A run that publishes and dies before its consumer gets to the events (no close, no drain).
       const first = new SqliteStore(dir);
-      const dying = await InProcessBus.open({ outbox: await openOutbox(first) });
+      const dying = await InProcessBus.open({ outbox: await openOutbox(first, { byDueTime: false }) });
       await dying.publish('spend.v1.chat', 'e1', { n: 1 });
       await dying.publish('spend.v1.chat', 'e1', { n: 1 });
       await dying.publish('spend.v1.chat', 'e2', { n: 2 });
@@ -91,7 +91,7 @@ describe('InProcessBus with an outbox', () => {
       await first.close();
 
       const second = new SqliteStore(dir);
-      const outbox = await openOutbox(second);
+      const outbox = await openOutbox(second, { byDueTime: false });
       const bus = await InProcessBus.open({ outbox });
       const seen: string[] = [];
       await bus.consume('spend.v1.>', 'accounting', async (event) => { seen.push(event.id); });
@@ -119,7 +119,7 @@ describe('InProcessBus with an outbox', () => {
     const dir = await mkdtemp(join(tmpdir(), 'gateway-bus-'));
     const store = new SqliteStore(dir);
     try {
-      const outbox = await openOutbox(store);
+      const outbox = await openOutbox(store, { byDueTime: false });
       const applied = await store.collection<{ _id: string }>('applied');
       const bus = await InProcessBus.open({ outbox, retryDelayMs: 5, atomically: (work) => store.atomically(work) });
       for (let i = 1; i <= 5; i += 1) await bus.publish('spend.v1.chat', `e${i}`, { i });

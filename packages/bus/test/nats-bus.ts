@@ -12,7 +12,7 @@ export async function openTestBus(
 ): Promise<{ bus: NatsBus; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-outbox-'));
   const store = new SqliteStore(dir);
-  const outbox = await openOutbox(store);
+  const outbox = await openOutbox(store, { byDueTime: true });
   const bus = await NatsBus.connect({ servers, logger: silentLogger(), name, outbox, ...options });
   return {
     bus,

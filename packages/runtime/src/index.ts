@@ -202,7 +202,7 @@ export async function openBus(name: string, env: Env, logger: Logger): Promise<O
   const outboxStore = await openEmbeddedStore(env, logger);
   const busLogger = logger.child({ component: 'bus' });
   try {
-    const outbox = await openOutbox(outboxStore);
+    const outbox = await openOutbox(outboxStore, { byDueTime: Boolean(env.NATS_URL) });
     const bus: Bus = env.NATS_URL
       ? await NatsBus.connect({ servers: env.NATS_URL, logger: busLogger, name, outbox })
       : await InProcessBus.open({
