@@ -99,6 +99,11 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
       if (!target) issues.push({ path: where, message: `no group with id "${fallback}"` });
       else if (target.id === group.id) issues.push({ path: where, message: 'a group cannot fall back to itself' });
       else if (target.mode !== group.mode) issues.push({ path: where, message: `"${fallback}" is a ${target.mode} group; fallbacks must have the same mode` });
+      // A video fallback renders the request exactly as the group resolved it, so one sharing no
+      // resolution with the group could never serve and would have no effect.
+      else if (group.video && target.video && !group.video.resolutions.some((r) => target.video?.resolutions.includes(r))) {
+        issues.push({ path: where, message: `"${fallback}" shares no resolution with this group, so it could never take one of its jobs` });
+      }
     });
   });
 

@@ -97,6 +97,18 @@ groups:${chat()}
     expect(byPath['groups[2].price.per_second_by_resolution.4K']).toMatch(/not one of/);
   });
 
+  it('refuses a video fallback that could never take one of the group\'s jobs, naming its path', () => {
+    const video = (id: string, resolution: string, fallbacks = '[]') => `
+  - id: ${id}
+    mode: video
+    fallbacks: ${fallbacks}
+    video: { resolutions: [${resolution}], default_resolution: ${resolution}, seconds: [4, 8], ratios: ["16:9"] }
+    price: { per_second_by_resolution: { ${resolution}: 0.05 } }
+    deployments: [{ provider: minimax, model: m, api_base: "http://x", api_key_env: K }]`;
+    const issues = issuesOf(`groups:${video('v1', '480P', '[v2, v3]')}${video('v2', '1080P')}${video('v3', '480P')}\n`);
+    expect(issues).toEqual([{ path: 'groups[0].fallbacks[0]', message: '"v2" shares no resolution with this group, so it could never take one of its jobs' }]);
+  });
+
   it('reports YAML syntax errors with their line', () => {
     const issues = issuesOf('groups:\n  - id: [unclosed\n');
     expect(issues[0]?.path).toMatch(/^line \d+$/);

@@ -4,9 +4,9 @@ import { GrpcServer, type CallInfo } from '@gateway/grpc';
 import { protos, type ChatServiceHandlers } from '@gateway/protos';
 import { modelGroupMessage, perCallBudget, unlimitedBudget, type CallBudget, type ServiceDeps } from '@gateway/runtime';
 import { observeBus } from '@gateway/telemetry';
+import { Router } from '@gateway/upstream';
 import { ChatCompletions, type CompletionInput } from './domain/completions.js';
 import { busMeter } from './domain/metering.js';
-import { Router } from './domain/router.js';
 import { chatProviders } from './providers/index.js';
 import { UpstreamClient } from './upstream/client.js';
 
@@ -18,7 +18,7 @@ export interface ChatDeps extends ServiceDeps {
 export interface ChatApp {
   server: GrpcServer;
   completions: ChatCompletions;
-  router: Router;
+  router: Router<ChatGroupConfig>;
   stop(): Promise<void>;
 }
 

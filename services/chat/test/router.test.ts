@@ -1,6 +1,6 @@
 import { parseConfig, type ChatGroupConfig } from '@gateway/config';
 import { describe, expect, it } from 'vitest';
-import { Router } from '../src/domain/router.js';
+import { Router } from '@gateway/upstream';
 
 const config = parseConfig(`
 groups:

@@ -4,6 +4,7 @@ import { protos, type VideoJob, type VideoServiceHandlers } from '@gateway/proto
 import { modelGroupMessage, unlimitedBudget, type BudgetAuthority, type ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
 import { observeBus } from '@gateway/telemetry';
+import { Router } from '@gateway/upstream';
 import { VideoJobs } from './domain/jobs.js';
 import { TaskRepository, type TaskRecord } from './domain/tasks.js';
 import { videoProviders } from './providers/index.js';
@@ -66,9 +67,11 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
   }
   const tasks = await TaskRepository.open(store, config.video.retentionSeconds);
   const http = new ProviderHttp(env, config.video.timeoutMs);
+  const groupsById = new Map(videoGroups.map((g) => [g.id, g]));
   const jobs = new VideoJobs({
-    groups: new Map(videoGroups.map((g) => [g.id, g])), providers: videoProviders, http, tasks, bus, logger, config: config.video, env,
+    groups: groupsById, providers: videoProviders, http, tasks, bus, logger, config: config.video, env,
     budget: deps.budget ?? unlimitedBudget,
+    router: new Router(config.router, groupsById, env),
   });
 
   const server = new GrpcServer({ logger, service: 'video', shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });

@@ -4,12 +4,11 @@ import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestScope } from '@gateway/logging';
 import type { BudgetClaim, CallBudget } from '@gateway/runtime';
 import { recordClientSpan, tracingEnabled, upstreamSeries } from '@gateway/telemetry';
+import { UpstreamFailure, type Attempt as RoutedAttempt, type Router } from '@gateway/upstream';
 import { buildUpstreamBody, type ChatProvider } from '../providers/index.js';
 import type { UpstreamClient } from '../upstream/client.js';
-import { UpstreamFailure } from '../upstream/failure.js';
 import { normalizeUsage, readUsage, type ChatUsage, type Meter } from './metering.js';
 import { isObject, validateChatRequest, type ChatRequest, type JsonObject } from './request.js';
-import type { Attempt, Router } from './router.js';
 
 export interface CompletionInput {
   keyId: string;
@@ -33,6 +32,8 @@ export interface UpstreamTiming {
   upstreamMs: number;
 }
 
+type Attempt = RoutedAttempt<ChatGroupConfig>;
+
 const CHAT_PATH = '/chat/completions';
 
 /** 122 random bits; randomUUID draws from a buffered entropy pool, so it is cheap per call. */
@@ -48,7 +49,7 @@ export class ChatCompletions {
   constructor(
     private readonly groups: ReadonlyMap<string, ChatGroupConfig>,
     private readonly providers: ReadonlyMap<string, ChatProvider>,
-    private readonly router: Router,
+    private readonly router: Router<ChatGroupConfig>,
     private readonly upstream: UpstreamClient,
     private readonly meter: Meter,
     private readonly routing: RouterConfig,
@@ -97,28 +98,13 @@ export class ChatCompletions {
     };
   }
 
-  /** Runs attempts until one succeeds; a failure that another deployment cannot fix ends it. */
-  async #route<T>(group: ChatGroupConfig, input: CompletionInput, run: (attempt: Attempt) => Promise<T>): Promise<{ attempt: Attempt; result: T }> {
-    let last: UpstreamFailure | undefined;
-    for (const attempt of this.router.attempts(group)) {
-      if (input.signal.aborted) break;
-      const startedAt = performance.now();
-      try {
-        const result = await run(attempt);
-        this.#timed(input, attempt, startedAt, 'ok');
-        this.router.succeeded(attempt.deployment);
-        return { attempt, result };
-      } catch (error) {
-        if (!(error instanceof UpstreamFailure)) throw error;
-        this.#timed(input, attempt, startedAt, error.kind);
-        last = error;
-        if (error.retryable) this.router.failed(attempt.deployment);
-        this.logger.warn({ ...fieldsOf(input.scope), group: attempt.group.id, provider: attempt.deployment.provider, kind: error.kind, status: error.status }, 'upstream attempt failed');
-        if (!error.retryable) break;
-      }
-    }
-    if (input.signal.aborted) throw new GatewayError('service_unavailable', { message: 'The caller went away.' });
-    throw last ? last.toGatewayError() : new GatewayError('no_healthy_upstream');
+  /** Runs the router's attempts until one succeeds, timing and logging each. */
+  #route<T>(group: ChatGroupConfig, input: CompletionInput, run: (attempt: Attempt) => Promise<T>): Promise<{ attempt: Attempt; result: T }> {
+    return this.router.route(group, run, {
+      signal: input.signal,
+      onOutcome: (attempt, outcome, startedAt) => this.#timed(input, attempt, startedAt, outcome),
+      onFailure: (attempt, error) => this.logger.warn({ ...fieldsOf(input.scope), group: attempt.group.id, provider: attempt.deployment.provider, kind: error.kind, status: error.status }, 'upstream attempt failed'),
+    });
   }
 
   /**

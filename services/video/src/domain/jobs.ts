@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { spendSubject, type Bus, type SpendEvent } from '@gateway/bus';
-import { servedDeployments, type DeploymentConfig, type Env, type VideoGroupConfig, type VideoServiceConfig } from '@gateway/config';
+import type { DeploymentConfig, Env, VideoGroupConfig, VideoServiceConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestContext } from '@gateway/logging';
 import type { BudgetAuthority } from '@gateway/runtime';
 import { videoJobSeries } from '@gateway/telemetry';
+import { UpstreamFailure, type Router } from '@gateway/upstream';
 import type { ProviderTask, RenderRequest, VideoProvider } from '../providers/index.js';
-import { ProviderCallError, type ProviderHttp } from '../upstream.js';
+import type { ProviderHttp } from '../upstream.js';
 import { estimatedCost, jobCost } from './pricing.js';
 import type { TaskRecord, TaskRepository } from './tasks.js';
 import { validateCreate, type CreateInput } from './validate.js';
@@ -32,6 +33,18 @@ export interface VideoJobsDeps {
   config: VideoServiceConfig;
   env: Env;
   budget: BudgetAuthority;
+  /** The upstream kit's router over the video groups (the same `router:` settings as chat). */
+  router: Router<VideoGroupConfig>;
+}
+
+/** Whether a group can render the request as the requested group resolved it (a fallback must take it unchanged). */
+function fits(group: VideoGroupConfig, request: RenderRequest, maxPromptChars: number): boolean {
+  const spec = group.video;
+  return spec.resolutions.includes(request.resolution)
+    && request.seconds >= spec.minSeconds && request.seconds <= spec.maxSeconds
+    && (request.ratio === undefined || spec.ratios.includes(request.ratio))
+    && (request.imageUrl === undefined || spec.imageInput === 'first_frame')
+    && request.prompt.length <= maxPromptChars;
 }
 
 /**
@@ -52,78 +65,99 @@ export class VideoJobs {
     return provider;
   }
 
+  /** The served deployments' providers of a group. */
+  #providersOf(group: VideoGroupConfig): VideoProvider[] {
+    return this.deps.router.served(group).map((d) => this.#provider(d));
+  }
+
+  /** The group's strictest prompt limit: any of its deployments may get the job. */
+  #strictest(group: VideoGroupConfig): VideoProvider | undefined {
+    return this.#providersOf(group).reduce<VideoProvider | undefined>((a, p) => (a && a.maxPromptChars <= p.maxPromptChars ? a : p), undefined);
+  }
+
+  /**
+   * Creates the provider task through the router: weighted among the group's deployments not
+   * cooling down, `router.retries` more attempts after a retryable failure, then the fallback
+   * groups that can render the same request. The job stays on the deployment that accepted it.
+   */
   async create(keyId: string, model: string, groupId: string, input: CreateInput, context: RequestContext = {}): Promise<TaskRecord> {
     const group = this.deps.groups.get(groupId);
     if (!group) throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is not a video model this deployment serves.` });
-    const deployments = servedDeployments(group, this.deps.env).sort(() => Math.random() - 0.5);
-    const first = deployments[0];
-    if (!first) throw new GatewayError('no_healthy_upstream');
-    const request = validateCreate(input, group, this.#provider(first));
+    const strictest = this.#strictest(group);
+    if (!strictest) throw new GatewayError('no_healthy_upstream');
+    const request = validateCreate(input, group, strictest);
+    const accepts = (candidate: VideoGroupConfig): boolean => {
+      const limit = this.#strictest(candidate)?.maxPromptChars;
+      return limit !== undefined && fits(candidate, request, limit);
+    };
     const jobId = newJobId();
-    // The job's price is held before any task exists: exact for per-second groups, the token
-    // formula for token groups (settled to the provider's real count on completion).
-    const estimate = estimatedCost(group, request.resolution, request.seconds, this.#provider(first).pixels(request.resolution, request.ratio)) ?? 0;
+    // The hold is the most any group that may serve could cost (the requested group and the
+    // fallbacks that fit, on any of their providers' pixel tables): whichever serves, the hold
+    // covers it, and completion settles it to the serving group's real price.
+    let estimate = 0;
+    for (const candidate of this.deps.router.candidates(group, accepts)) {
+      for (const provider of this.#providersOf(candidate)) {
+        estimate = Math.max(estimate, estimatedCost(candidate, request.resolution, request.seconds, provider.pixels(request.resolution, request.ratio)) ?? 0);
+      }
+    }
     await this.deps.budget.reserve({ keyId, group: group.id, amountNanoUsd: estimate, reservationId: jobId }, context);
     try {
-      return await this.#createTask(keyId, model, group, deployments, request, jobId, context);
+      const { attempt, result: taskId } = await this.deps.router.route(group, (a) => this.#provider(a.deployment).create(this.deps.http, a.deployment, request), {
+        accepts,
+        onFailure: (a, error) => this.deps.logger.warn({
+          ...fieldsOf(context.scope), group: a.group.id, provider: a.deployment.provider, kind: error.kind, status: error.status,
+        }, 'video provider refused to create a task'),
+      });
+      return await this.#record(keyId, model, group, attempt.group, attempt.deployment, taskId, request, jobId, context);
     } catch (error) {
       await this.deps.budget.release(jobId, context).catch(() => undefined);
       throw error;
     }
   }
 
-  async #createTask(
-    keyId: string, model: string, group: VideoGroupConfig, deployments: DeploymentConfig[], request: RenderRequest, jobId: string,
-    context: RequestContext,
+  async #record(
+    keyId: string, model: string, group: VideoGroupConfig, servedBy: VideoGroupConfig, deployment: DeploymentConfig, taskId: string,
+    request: RenderRequest, jobId: string, context: RequestContext,
   ): Promise<TaskRecord> {
-    let lastError: ProviderCallError | undefined;
-    // A deployment that is down or rate limited gets one more try on another one.
-    for (const deployment of deployments.slice(0, 2)) {
-      const provider = this.#provider(deployment);
-      try {
-        const taskId = await provider.create(this.deps.http, deployment, request);
-        const now = new Date();
-        const record: TaskRecord = {
-          _id: jobId,
-          key_id: keyId,
-          model,
-          group: group.id,
-          provider: provider.name,
-          deployment: group.deployments.indexOf(deployment),
-          provider_task_id: taskId,
-          status: 'queued',
-          progress: 0,
-          seconds: request.seconds,
-          resolution: request.resolution,
-          ratio: request.ratio ?? null,
-          size: null,
-          error_message: null,
-          total_tokens: null,
-          video_url: null,
-          video_url_at: null,
-          video_url_downloads: 0,
-          created_at: now,
-          updated_at: now,
-          completed_at: null,
-          billing: 'pending',
-          cost_nano_usd: null,
-          next_poll_at: new Date(now.getTime() + this.deps.config.pollIntervalMs),
-          poll_failures: 0,
-          lease_until: null,
-        };
-        await this.deps.tasks.insert(record);
-        videoJobSeries(group.id, 'queued').inc();
-        this.deps.logger.info({ ...fieldsOf(context.scope), jobId: record._id, group: group.id }, 'video job created');
-        return record;
-      } catch (error) {
-        if (!(error instanceof ProviderCallError)) throw error;
-        lastError = error;
-        this.deps.logger.warn({ ...fieldsOf(context.scope), group: group.id, provider: deployment.provider, status: error.status }, 'video provider refused to create a task');
-        const retryable = error.status === undefined || error.status === 429 || error.status >= 500;
-        if (!retryable) break;
-      }
-    }
-    throw (lastError ?? new ProviderCallError('no deployment')).toGatewayError();
+    const now = new Date();
+    const record: TaskRecord = {
+      _id: jobId,
+      key_id: keyId,
+      model,
+      group: group.id,
+      served_group: servedBy.id,
+      provider: deployment.provider,
+      deployment: servedBy.deployments.indexOf(deployment),
+      provider_task_id: taskId,
+      status: 'queued',
+      progress: 0,
+      seconds: request.seconds,
+      resolution: request.resolution,
+      ratio: request.ratio ?? null,
+      size: null,
+      error_message: null,
+      total_tokens: null,
+      video_url: null,
+      video_url_at: null,
+      video_url_downloads: 0,
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+      billing: 'pending',
+      cost_nano_usd: null,
+      next_poll_at: new Date(now.getTime() + this.deps.config.pollIntervalMs),
+      poll_failures: 0,
+      lease_until: null,
+    };
+    await this.deps.tasks.insert(record);
+    videoJobSeries(group.id, 'queued').inc();
+    this.deps.logger.info({ ...fieldsOf(context.scope), jobId: record._id, group: group.id, servedBy: servedBy.id }, 'video job created');
+    return record;
+  }
+
+  /** The group whose deployment accepted the job (records older than fallbacks name only `group`). */
+  #servedGroup(task: TaskRecord): VideoGroupConfig | undefined {
+    return this.deps.groups.get(task.served_group ?? task.group);
   }
 
   /** The caller's job, refreshed from the provider first when it is unfinished and stale. */
@@ -159,13 +193,13 @@ export class VideoJobs {
   }
 
   async #query(task: TaskRecord): Promise<ProviderTask> {
-    const group = this.deps.groups.get(task.group);
+    const group = this.#servedGroup(task);
     const deployment = group?.deployments[task.deployment];
     if (!group || !deployment) throw new GatewayError('internal_error', { cause: new Error(`job ${task._id} names a deployment no longer configured`) });
     try {
       return await this.#provider(deployment).query(this.deps.http, deployment, task.provider_task_id);
     } catch (error) {
-      throw error instanceof ProviderCallError ? error.toGatewayError() : error;
+      throw error instanceof UpstreamFailure ? error.toGatewayError() : error;
     }
   }
 
@@ -181,7 +215,8 @@ export class VideoJobs {
       this.deps.logger.warn({ jobId: task._id, failures, code: (error as GatewayError).code }, 'video poll failed; backing off');
       return this.deps.tasks.update(task._id, { poll_failures: failures, next_poll_at: new Date(now.getTime() + backoff), lease_until: null });
     }
-    const group = this.deps.groups.get(task.group);
+    // Billed at the price of the group that served the job.
+    const group = this.#servedGroup(task);
     const fields: Partial<TaskRecord> = {
       status: remote.status,
       updated_at: now,
@@ -219,7 +254,7 @@ export class VideoJobs {
   }
 
   #pixels(task: TaskRecord): [number, number] | undefined {
-    const deployment = this.deps.groups.get(task.group)?.deployments[task.deployment];
+    const deployment = this.#servedGroup(task)?.deployments[task.deployment];
     return deployment ? this.deps.providers.get(deployment.provider)?.pixels(task.resolution, task.ratio ?? undefined) : undefined;
   }
 
@@ -233,7 +268,8 @@ export class VideoJobs {
       id: task._id,
       kind: 'video',
       key_id: task.key_id,
-      group: group.id,
+      // Counted under the group the caller asked for, as chat does; priced as the serving group.
+      group: task.group,
       cost_nano_usd: cost,
       occurred_at: Date.now(),
       usage: { seconds: task.seconds, ...(remote.totalTokens === undefined ? {} : { total_tokens: remote.totalTokens }) },

@@ -8,9 +8,12 @@ export interface TaskRecord extends Doc {
   key_id: string;
   /** As the caller named it. */
   model: string;
+  /** The group the caller asked for. */
   group: string;
+  /** The group whose deployment accepted the task (a fallback's, when one served); absent in records older than fallbacks. */
+  served_group?: string;
   provider: string;
-  /** Which deployment of the group created the task. */
+  /** Which deployment of the serving group created the task. */
   deployment: number;
   provider_task_id: string;
   status: JobStatus;

@@ -1,3 +1,4 @@
+import { UpstreamFailure } from '@gateway/upstream';
 import type { VideoProvider, JobStatus, ProviderTask } from '../types.js';
 
 // BytePlus ModelArk content-generation tasks (Seedance models).
@@ -40,7 +41,7 @@ export const arkProvider: VideoProvider = {
       watermark: false,
     };
     const answer = (await http.call(deployment, 'POST', '/contents/generations/tasks', body)) as { id?: unknown };
-    if (typeof answer.id !== 'string') throw new Error('ark answered without a task id');
+    if (typeof answer.id !== 'string') throw new UpstreamFailure('protocol', { subject: 'provider' });
     return answer.id;
   },
 

@@ -1,3 +1,4 @@
+import { UpstreamFailure } from '@gateway/upstream';
 import type { VideoProvider, JobStatus, ProviderTask } from '../types.js';
 
 // MiniMax v2 video generation (MiniMax-H3 models).
@@ -37,7 +38,7 @@ export const minimaxProvider: VideoProvider = {
       // Text-only needs a concrete ratio; with a first frame it must be "adaptive".
       ratio: request.imageUrl ? 'adaptive' : (request.ratio ?? '16:9'),
     })) as { task_id?: unknown };
-    if (typeof answer.task_id !== 'string' && typeof answer.task_id !== 'number') throw new Error('minimax answered without a task id');
+    if (typeof answer.task_id !== 'string' && typeof answer.task_id !== 'number') throw new UpstreamFailure('protocol', { subject: 'provider' });
     return String(answer.task_id);
   },
 

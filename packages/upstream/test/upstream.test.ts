@@ -1,0 +1,133 @@
+import { parseConfig, type ChatGroupConfig, type GroupConfig } from '@gateway/config';
+import { GatewayError } from '@gateway/errors';
+import { Router, UpstreamFailure, isRetryable, parseRetryAfter, sanitizeUpstreamMessage } from '@gateway/upstream';
+import { describe, expect, it } from 'vitest';
+
+const config = parseConfig(`
+groups:
+  - id: main
+    mode: chat
+    max_input_tokens: 10
+    max_output_tokens: 10
+    fallbacks: [spare]
+    price: { input_per_mtok: 1, output_per_mtok: 1 }
+    deployments:
+      - { provider: openai, model: a, api_base: "http://a", api_key_env: A, weight: 3 }
+      - { provider: openai, model: b, api_base: "http://b", api_key_env: A, weight: 1 }
+  - id: spare
+    mode: chat
+    max_input_tokens: 10
+    max_output_tokens: 10
+    price: { input_per_mtok: 1, output_per_mtok: 1 }
+    deployments: [{ provider: openai, model: z, api_base: "http://z", api_key_env: A }]
+router: { retries: 1, allowed_fails: 3, cooldown_seconds: 10 }
+`, 'upstream-test');
+const groups = new Map(config.groups.map((g) => [g.id, g]));
+const main = groups.get('main') as GroupConfig;
+const env = { A: 'x' };
+
+/** A seeded generator, so the spread test is repeatable. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+const path = (attempts: Iterable<{ group: GroupConfig; deployment: { model: string } }>) => [...attempts].map((a) => `${a.group.id}/${a.deployment.model}`);
+
+describe('Router: choice by weight', () => {
+  it('splits 1,000 new choices by weight within 10%', () => {
+    const router = new Router(config.router, groups, env, () => 0, seeded(7));
+    const counts: Record<string, number> = { a: 0, b: 0 };
+    for (let i = 0; i < 1000; i += 1) {
+      const first = router.attempts(main).next().value;
+      counts[first?.deployment.model ?? '?'] = (counts[first?.deployment.model ?? '?'] ?? 0) + 1;
+    }
+    // Weights 3:1 → 750 and 250; 10% of the expected share either way.
+    expect(Math.abs((counts.a ?? 0) - 750)).toBeLessThanOrEqual(75);
+    expect(Math.abs((counts.b ?? 0) - 250)).toBeLessThanOrEqual(25);
+  });
+
+  it('retries on another deployment of the group, then the fallbacks after the group', () => {
+    const router = new Router(config.router, groups, env, () => 0, () => 0.1);
+    expect(path(router.attempts(main))).toEqual(['main/a', 'main/b', 'spare/z', 'spare/z']);
+    // A fallback the request does not fit is left out.
+    expect(path(router.attempts(main, (g) => g.id !== 'spare'))).toEqual(['main/a', 'main/b']);
+  });
+});
+
+describe('Router: cooldown', () => {
+  it('skips a deployment for cooldown_seconds after allowed_fails consecutive failures', () => {
+    let now = 0;
+    const router = new Router(config.router, groups, env, () => now, () => 0.1);
+    const a = main.deployments[0]!;
+    router.failed(a);
+    router.failed(a);
+    router.succeeded(a); // a success in between starts the count again
+    router.failed(a);
+    router.failed(a);
+    expect(router.isCooledDown(a)).toBe(false);
+    router.failed(a);
+    expect(router.isCooledDown(a)).toBe(true);
+    expect(path(router.attempts(main))).toEqual(['main/b', 'main/b', 'spare/z', 'spare/z']);
+    now += 10_001;
+    expect(router.isCooledDown(a)).toBe(false);
+  });
+
+  it('route() counts retryable failures, moves on, and answers from the last failure', async () => {
+    const router = new Router(config.router, groups as ReadonlyMap<string, GroupConfig>, env, () => 0, () => 0.1);
+    const tried: string[] = [];
+    const routed = await router.route(main, async (attempt) => {
+      tried.push(attempt.deployment.model);
+      if (attempt.group.id === 'main') throw new UpstreamFailure('status', { status: 500 });
+      return 'ok';
+    });
+    expect(tried).toEqual(['a', 'b', 'z']);
+    expect(routed.attempt.group.id).toBe('spare');
+    await expect(router.route(main, async () => { throw new UpstreamFailure('status', { status: 429, retryAfterSeconds: 7 }); }))
+      .rejects.toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 7 });
+  });
+
+  it('route() stops at a failure another deployment cannot fix, and never retries the gateway\'s own errors', async () => {
+    const router = new Router(config.router, groups, env, () => 0, () => 0.1);
+    let calls = 0;
+    await expect(router.route(main, async () => {
+      calls += 1;
+      throw new UpstreamFailure('status', { status: 400, callerMessage: 'bad size', subject: 'provider' });
+    })).rejects.toMatchObject({ code: 'upstream_bad_request', message: 'The provider rejected the request: bad size' });
+    expect(calls).toBe(1);
+    expect(router.isCooledDown(main.deployments[0]!)).toBe(false);
+    await expect(router.route(main, async () => { throw new GatewayError('internal_error'); })).rejects.toMatchObject({ code: 'internal_error' });
+  });
+
+  it('answers no_healthy_upstream when every deployment is cooling down', async () => {
+    const router = new Router({ ...config.router, allowedFails: 1 }, groups as ReadonlyMap<string, ChatGroupConfig | GroupConfig>, env, () => 0, () => 0.1);
+    for (const group of groups.values()) for (const d of group.deployments) router.failed(d);
+    await expect(router.route(main, async () => 'ok')).rejects.toMatchObject({ code: 'no_healthy_upstream' });
+  });
+});
+
+describe('the retry rule', () => {
+  it('retries connect errors, timeouts, unreadable answers, 429, 5xx, 401/403/408; no other 4xx', () => {
+    for (const kind of ['connect', 'timeout', 'protocol'] as const) expect(isRetryable(kind, undefined)).toBe(true);
+    for (const status of [429, 500, 502, 503, 504, 401, 403, 408]) expect(isRetryable('status', status)).toBe(true);
+    for (const status of [400, 404, 409, 413, 422]) expect(isRetryable('status', status)).toBe(false);
+  });
+
+  it('maps failures to what the caller is told, with a stable code', () => {
+    expect(new UpstreamFailure('timeout').toGatewayError().code).toBe('upstream_timeout');
+    expect(new UpstreamFailure('connect').code).toBe('upstream_connect');
+    expect(new UpstreamFailure('status', { status: 503 }).toGatewayError().code).toBe('upstream_error');
+    expect(new UpstreamFailure('status', { status: 403 }).toGatewayError().code).toBe('upstream_error');
+    expect(new UpstreamFailure('status', { status: 422, callerMessage: 'no' }).toGatewayError().message).toBe('The upstream rejected the request: no');
+  });
+
+  it('reads Retry-After and cleans upstream messages', () => {
+    expect(parseRetryAfter('2.5')).toBe(3);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 0)).toBe(10);
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+    expect(sanitizeUpstreamMessage({ error: { message: 'see https://x.example/a with key sk-abcdefghijkl' } })).toBe('see [url] with [redacted]');
+  });
+});
