@@ -4,7 +4,6 @@ import {
   AckPolicy, connect, DeliverPolicy, Events, JSONCodec, nanos, RetentionPolicy, StorageType,
   type ConsumerMessages, type JetStreamClient, type JetStreamManager, type NatsConnection,
 } from 'nats';
-import { SPEND_STREAM } from './events.js';
 import type { OutboxEntry } from './outbox.js';
 import type { BroadcastHandler, Bus, BusStats, EventHandler, Subscription } from './port.js';
 
@@ -21,9 +20,9 @@ export interface NatsBusOptions {
   /** Durable store for events NATS did not acknowledge. */
   outbox: Collection<OutboxEntry>;
   publishTimeoutMs?: number;
-  /** Subjects of the durable stream; defaults to spend.v1.> */
-  streamSubjects?: string[];
-  streamName?: string;
+  /** The durable stream and its subjects: the caller's contract, not the adapter's (no defaults). */
+  streamName: string;
+  streamSubjects: readonly string[];
 }
 
 const DUPLICATE_WINDOW_MS = 5 * 60_000;
@@ -69,7 +68,7 @@ export class NatsBus implements Bus {
     this.#nc = nc;
     this.#jsm = jsm;
     this.#js = nc.jetstream();
-    this.#options = { publishTimeoutMs: 5000, streamSubjects: ['spend.v1.>'], streamName: SPEND_STREAM, ...options };
+    this.#options = { publishTimeoutMs: 5000, ...options };
   }
 
   /** Connects (retrying for ever while the server is away), creates or updates the stream, starts the outbox. */
@@ -104,7 +103,7 @@ export class NatsBus implements Bus {
   async #ensureStream(): Promise<void> {
     const config = {
       name: this.#options.streamName,
-      subjects: this.#options.streamSubjects,
+      subjects: [...this.#options.streamSubjects],
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),

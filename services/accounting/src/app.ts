@@ -1,5 +1,6 @@
 import { fieldsOf } from '@gateway/logging';
-import { KEYS_CHANGED_SUBJECT, SPEND_SUBJECTS, type KeyChangedEvent, type SpendEvent, type Subscription } from '@gateway/bus';
+import type { Subscription } from '@gateway/bus';
+import { KEYS_CHANGED_SUBJECT, SPEND_SUBJECTS, type KeyChangedEvent, type SpendEvent } from '@gateway/contracts';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type AccountingServiceHandlers, type Key } from '@gateway/protos';
 import type { ServiceDeps } from '@gateway/runtime';

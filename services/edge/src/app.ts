@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { KEYS_CHANGED_SUBJECT, type Bus, type KeyChangedEvent } from '@gateway/bus';
+import type { Bus } from '@gateway/bus';
+import { KEYS_CHANGED_SUBJECT, type KeyChangedEvent } from '@gateway/contracts';
 import type { Env, GatewayConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InProcessBus, SPEND_SUBJECTS, type SpendEvent } from '@gateway/bus';
+import { InProcessBus } from '@gateway/bus';
+import { SPEND_SUBJECTS, type SpendEvent } from '@gateway/contracts';
 import { parseConfig, type VideoGroupConfig } from '@gateway/config';
 import { silentLogger } from '@gateway/logging';
 import { VideoSimulator } from '@gateway/simulators';

@@ -1,6 +1,7 @@
-import { spendSubject, type Bus, type SpendEvent } from '@gateway/bus';
+import type { Bus } from '@gateway/bus';
+import { spendSubject, type SpendEvent } from '@gateway/contracts';
 import type { ChatGroupConfig } from '@gateway/config';
-import type { BudgetClaim } from '@gateway/runtime';
+import type { BudgetClaim } from '@gateway/contracts';
 import type { JsonObject } from './request.js';
 
 export interface ChatUsage {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { spendSubject, type Bus, type SpendEvent } from '@gateway/bus';
+import type { Bus } from '@gateway/bus';
+import { spendSubject, type SpendEvent } from '@gateway/contracts';
 import { servedDeployments, type DeploymentConfig, type Env, type VideoGroupConfig, type VideoServiceConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestContext } from '@gateway/logging';
-import type { BudgetAuthority } from '@gateway/runtime';
+import type { BudgetAuthority } from '@gateway/contracts';
 import { videoJobSeries } from '@gateway/telemetry';
 import type { ProviderTask, RenderRequest, VideoProvider } from '../providers/index.js';
 import { ProviderCallError, type ProviderHttp } from '../upstream.js';
