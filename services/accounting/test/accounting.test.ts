@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayError } from '@gateway/errors';
 import { InProcessBus } from '@gateway/bus';
-import { KEYS_CHANGED_SUBJECT, spendSubject, type KeyChangedEvent, type SpendEvent } from '@gateway/contracts';
+import { decodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, spendSubject, type KeyChangedEvent, type SpendEvent } from '@gateway/contracts';
 import { exampleConfigPath, loadConfig } from '@gateway/config';
 import { silentLogger } from '@gateway/logging';
 import { SqliteStore } from '@gateway/store';
@@ -102,7 +102,7 @@ describe('keys', () => {
   it('announce creation and revocation on keys.v1.changed', async () => {
     const { bus, client } = await start();
     const heard: KeyChangedEvent[] = [];
-    await bus.subscribe<KeyChangedEvent>(KEYS_CHANGED_SUBJECT, (event) => heard.push(event));
+    await bus.subscribe<unknown>(KEYS_CHANGED_SUBJECT, (data, subject) => heard.push(decodeKeyChangedEvent(data, subject)));
     const { key } = await client.createKey({ name: 'a', models: ['*'], budgetNanoUsd: 0, rpm: 0 });
     await client.revokeKey(key.id);
     await client.revokeKey(key.id);

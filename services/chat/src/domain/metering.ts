@@ -1,5 +1,5 @@
 import type { Bus } from '@gateway/bus';
-import { spendSubject, type SpendEvent } from '@gateway/contracts';
+import { encodeSpendEvent, spendSubject, type SpendEvent } from '@gateway/contracts';
 import type { ChatGroupConfig } from '@gateway/config';
 import type { BudgetClaim } from '@gateway/contracts';
 import type { JsonObject } from './request.js';
@@ -52,7 +52,7 @@ export function busMeter(bus: Bus): Meter {
         usage: { ...usage },
         ...claim,
       };
-      await bus.publish(spendSubject('chat'), event.id, event);
+      await bus.publish(spendSubject('chat'), event.id, encodeSpendEvent(event));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@gateway/bus';
-import { spendSubject, type SpendEvent } from '@gateway/contracts';
+import { encodeSpendEvent, spendSubject, type SpendEvent } from '@gateway/contracts';
 import { servedDeployments, type DeploymentConfig, type Env, type VideoGroupConfig, type VideoServiceConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestContext } from '@gateway/logging';
@@ -242,7 +242,7 @@ export class VideoJobs {
     };
     // Published before the record says "billed": a crash in between republishes the same id,
     // which the ledger drops. The reverse order could lose the money.
-    await this.deps.bus.publish(spendSubject('video'), event.id, event);
+    await this.deps.bus.publish(spendSubject('video'), event.id, encodeSpendEvent(event));
     return (await this.deps.tasks.settleBilling(task._id, 'billed', cost)) ?? task;
   }
 
