@@ -1,4 +1,4 @@
-import { ChatClient } from '@gateway/chat';
+import { ChatClient } from '@gateway/contracts';
 import { ChatSimulator } from '@gateway/simulators';
 import { parseConfig } from '@gateway/config';
 import OpenAI from 'openai';

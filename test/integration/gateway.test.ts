@@ -1,4 +1,5 @@
-import { InProcessBus, spendSubject, type SpendEvent } from '@gateway/bus';
+import { InProcessBus } from '@gateway/bus';
+import { spendSubject, type SpendEvent } from '@gateway/contracts';
 import { startEdge } from '@gateway/edge';
 import { silentLogger } from '@gateway/logging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

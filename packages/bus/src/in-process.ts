@@ -1,6 +1,6 @@
 import { runOutsideScope, type Logger } from '@gateway/logging';
 import { isDuplicateKey, type Collection } from '@gateway/store';
-import type { OutboxEntry } from './outbox.js';
+import { fromStored, toStored, type OutboxEntry } from './outbox.js';
 import {
   subjectMatches, type BroadcastHandler, type Bus, type BusEvent, type BusStats, type EventHandler, type Subscription,
 } from './port.js';
@@ -68,7 +68,7 @@ export class InProcessBus implements Bus {
   static async open(options: InProcessBusOptions & { outbox: Collection<OutboxEntry> }): Promise<InProcessBus> {
     const bus = new InProcessBus(options);
     const left = await options.outbox.find({}, { sort: { next_at: 1 } });
-    for (const entry of left) bus.#unclaimed.push({ subject: entry.subject, id: entry._id, data: entry.data });
+    for (const entry of left) bus.#unclaimed.push({ subject: entry.subject, id: entry._id, data: fromStored(entry.data) });
     if (left.length > 0) options.logger?.info({ events: left.length }, 'events left by the previous run will be delivered');
     return bus;
   }
@@ -79,7 +79,7 @@ export class InProcessBus implements Bus {
       // On disk before the publisher goes on (its response, typically); a repeated id is taken
       // while the first is pending, and the consumer's own idempotency covers the rest.
       try {
-        await this.#outbox.insertOne({ _id: id, subject, data, attempts: 0, next_at: new Date() });
+        await this.#outbox.insertOne({ _id: id, subject, data: toStored(data), attempts: 0, next_at: new Date() });
       } catch (error) {
         if (isDuplicateKey(error)) return;
         throw error;

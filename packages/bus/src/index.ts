@@ -1,5 +1,4 @@
 export * from './port.js';
-export * from './events.js';
 export { InProcessBus, type InProcessBusOptions } from './in-process.js';
 export { NatsBus, type NatsBusOptions } from './nats.js';
 export { OUTBOX_COLLECTION, openOutbox, type OutboxEntry } from './outbox.js';

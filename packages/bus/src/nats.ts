@@ -1,11 +1,11 @@
 import type { Logger } from '@gateway/logging';
 import { isDuplicateKey, type Collection } from '@gateway/store';
+import { eventCodecs } from '@gateway/protos';
 import {
-  AckPolicy, connect, DeliverPolicy, Events, JSONCodec, nanos, RetentionPolicy, StorageType,
-  type ConsumerMessages, type JetStreamClient, type JetStreamManager, type NatsConnection,
+  AckPolicy, connect, DeliverPolicy, Events, headers, JSONCodec, nanos, RetentionPolicy, StorageType,
+  type ConsumerMessages, type JetStreamClient, type JetStreamManager, type MsgHdrs, type NatsConnection,
 } from 'nats';
-import { SPEND_STREAM } from './events.js';
-import type { OutboxEntry } from './outbox.js';
+import { fromStored, toStored, type OutboxEntry } from './outbox.js';
 import type { BroadcastHandler, Bus, BusStats, EventHandler, Subscription } from './port.js';
 
 // The bus over NATS: durable events on JetStream (stream SPEND, subjects spend.v1.>, the event's
@@ -21,14 +21,19 @@ export interface NatsBusOptions {
   /** Durable store for events NATS did not acknowledge. */
   outbox: Collection<OutboxEntry>;
   publishTimeoutMs?: number;
-  /** Subjects of the durable stream; defaults to spend.v1.> */
-  streamSubjects?: string[];
-  streamName?: string;
+  /** The durable stream and its subjects: the caller's contract, not the adapter's (no defaults). */
+  streamName: string;
+  streamSubjects: readonly string[];
 }
 
 const DUPLICATE_WINDOW_MS = 5 * 60_000;
-/** A message carrying several events: {"$events": [{id, data}, ...]}. No event has this key. */
+/** A message carrying several JSON events: {"$events": [{id, data}, ...]}. No event has this key. */
 const BATCH_KEY = '$events';
+/**
+ * Encoded (binary) events travel as their bytes, marked by this header: `event` for one event,
+ * `batch` for several in a gateway.events.v1.EventBatch. A message without it is JSON.
+ */
+const ENCODING_HEADER = 'Gateway-Encoding';
 const MAX_EVENTS_PER_MESSAGE = 500;
 
 interface QueuedEvent {
@@ -46,6 +51,44 @@ function batchOf(payload: unknown): { id: string; data: unknown }[] | undefined 
 }
 const MAX_BACKOFF_MS = 30_000;
 const codec = JSONCodec<unknown>();
+
+/** A message's payload and headers for some events of one subject (bytes raw, the rest as JSON). */
+function encodeMessage(events: readonly { id: string; data: unknown }[]): { payload: Uint8Array; headers?: MsgHdrs } {
+  const only = events.length === 1 ? events[0] : undefined;
+  if (events.every((e) => e.data instanceof Uint8Array)) {
+    const marked = headers();
+    marked.set(ENCODING_HEADER, only ? 'event' : 'batch');
+    const payload = only
+      ? (only.data as Uint8Array)
+      : eventCodecs().EventBatch.encode({ events: events.map((e) => ({ id: e.id, data: e.data as Uint8Array })) });
+    return { payload, headers: marked };
+  }
+  return { payload: codec.encode(only ? only.data : { [BATCH_KEY]: events.map((e) => ({ id: e.id, data: e.data })) }) };
+}
+
+/**
+ * The events a message carries, with their ids. What cannot be read (bytes that are no
+ * EventBatch, text that is no JSON) is handed on as one event of raw bytes: the consumer's
+ * contract decides it is malformed and dead-letters it, rather than the bus redelivering it for
+ * ever and blocking the events behind it.
+ */
+function decodeMessage(data: Uint8Array, encoding: string | undefined, id: string): { id: string; data: unknown }[] {
+  if (encoding === 'event') return [{ id, data }];
+  if (encoding === 'batch') {
+    try {
+      return eventCodecs().EventBatch.decode(data).events.map((e) => ({ id: e.id, data: new Uint8Array(e.data) }));
+    } catch {
+      return [{ id, data }];
+    }
+  }
+  let payload: unknown;
+  try {
+    payload = codec.decode(data);
+  } catch {
+    return [{ id, data }];
+  }
+  return batchOf(payload) ?? [{ id, data: payload }];
+}
 
 export class NatsBus implements Bus {
   readonly kind = 'nats';
@@ -69,7 +112,7 @@ export class NatsBus implements Bus {
     this.#nc = nc;
     this.#jsm = jsm;
     this.#js = nc.jetstream();
-    this.#options = { publishTimeoutMs: 5000, streamSubjects: ['spend.v1.>'], streamName: SPEND_STREAM, ...options };
+    this.#options = { publishTimeoutMs: 5000, ...options };
   }
 
   /** Connects (retrying for ever while the server is away), creates or updates the stream, starts the outbox. */
@@ -104,7 +147,7 @@ export class NatsBus implements Bus {
   async #ensureStream(): Promise<void> {
     const config = {
       name: this.#options.streamName,
-      subjects: this.#options.streamSubjects,
+      subjects: [...this.#options.streamSubjects],
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
@@ -151,12 +194,12 @@ export class NatsBus implements Bus {
 
   async #sendGroup(subject: string, events: QueuedEvent[]): Promise<void> {
     const only = events.length === 1 ? events[0] : undefined;
-    const payload = only ? only.data : { [BATCH_KEY]: events.map((e) => ({ id: e.id, data: e.data })) };
     const msgID = only ? only.id : `batch:${events[0]!.id}:${events.length}`;
     // While the client is reconnecting a publish would only wait out its timeout.
     if (this.#connected) {
       try {
-        await this.#js.publish(subject, codec.encode(payload), { msgID, timeout: this.#options.publishTimeoutMs });
+        const { payload, headers: marked } = encodeMessage(events);
+        await this.#js.publish(subject, payload, { msgID, timeout: this.#options.publishTimeoutMs, ...(marked ? { headers: marked } : {}) });
         for (const event of events) event.resolve();
         return;
       } catch (error) {
@@ -166,7 +209,7 @@ export class NatsBus implements Bus {
     // Each event waits in the outbox on its own, republished under its own id.
     for (const event of events) {
       try {
-        await this.#options.outbox.insertOne({ _id: event.id, subject, data: event.data, attempts: 1, next_at: new Date(Date.now() + 500) });
+        await this.#options.outbox.insertOne({ _id: event.id, subject, data: toStored(event.data), attempts: 1, next_at: new Date(Date.now() + 500) });
         event.resolve();
       } catch (outboxError) {
         if (isDuplicateKey(outboxError)) event.resolve();
@@ -184,7 +227,8 @@ export class NatsBus implements Bus {
       const due = await this.#options.outbox.find({ next_at: { $lte: new Date() } }, { sort: { next_at: 1 }, limit: 500 });
       for (const entry of due) {
         try {
-          await this.#js.publish(entry.subject, codec.encode(entry.data), { msgID: entry._id, timeout: this.#options.publishTimeoutMs });
+          const { payload, headers: marked } = encodeMessage([{ id: entry._id, data: fromStored(entry.data) }]);
+          await this.#js.publish(entry.subject, payload, { msgID: entry._id, timeout: this.#options.publishTimeoutMs, ...(marked ? { headers: marked } : {}) });
           await this.#options.outbox.deleteMany({ _id: entry._id });
           sent += 1;
         } catch {
@@ -232,12 +276,11 @@ export class NatsBus implements Bus {
           for await (const message of state.messages) {
             const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
             try {
-              const payload = codec.decode(message.data);
-              const batch = batchOf(payload);
               // A batch is acknowledged once all its events are applied; redelivered, the ones
               // applied already are recognised by their ids.
-              if (batch) for (const event of batch) await handler({ subject: message.subject, id: event.id, data: event.data as T });
-              else await handler({ subject: message.subject, id, data: payload as T });
+              for (const event of decodeMessage(message.data, message.headers?.get(ENCODING_HEADER) || undefined, id)) {
+                await handler({ subject: message.subject, id: event.id, data: event.data as T });
+              }
               message.ack();
               failures = 0;
             } catch (error) {
@@ -265,7 +308,8 @@ export class NatsBus implements Bus {
 
   async broadcast<T>(subject: string, data: T): Promise<void> {
     if (this.#closed) throw new Error('bus is closed');
-    this.#nc.publish(subject, codec.encode(data));
+    const { payload, headers: marked } = encodeMessage([{ id: '', data }]);
+    this.#nc.publish(subject, payload, marked ? { headers: marked } : undefined);
   }
 
   async subscribe<T>(filter: string, handler: BroadcastHandler<T>): Promise<Subscription> {
@@ -273,7 +317,8 @@ export class NatsBus implements Bus {
       callback: (error, message) => {
         if (error) return;
         try {
-          handler(codec.decode(message.data) as T, message.subject);
+          const [event] = decodeMessage(message.data, message.headers?.get(ENCODING_HEADER) || undefined, '');
+          handler(event!.data as T, message.subject);
         } catch (handlerError) {
           this.#options.logger.error({ err: handlerError, subject: message.subject }, 'broadcast subscriber failed');
         }

@@ -78,6 +78,30 @@ describe('InProcessBus', () => {
 });
 
 describe('InProcessBus with an outbox', () => {
+  it('keeps an encoded (binary) event in the outbox as base64 and hands the same bytes to the next run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-bus-'));
+    try {
+      const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+      const first = new SqliteStore(dir);
+      const dying = await InProcessBus.open({ outbox: await openOutbox(first, { byDueTime: false }) });
+      await dying.publish('spend.v1.chat', 'b1', bytes);
+      const [stored] = await (await openOutbox(first, { byDueTime: false })).find({});
+      expect(stored?.data).toEqual({ $base64: Buffer.from(bytes).toString('base64') });
+      await first.close();
+      const second = new SqliteStore(dir);
+      const bus = await InProcessBus.open({ outbox: await openOutbox(second, { byDueTime: false }) });
+      const seen: unknown[] = [];
+      await bus.consume('spend.v1.>', 'accounting', async (event) => { seen.push(event.data); });
+      await until(() => seen.length === 1);
+      expect(seen[0]).toBeInstanceOf(Uint8Array);
+      expect([...(seen[0] as Uint8Array)]).toEqual([...bytes]);
+      await bus.close();
+      await second.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps each event on disk until its consumer handled it, so a run that died hands it to the next', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gateway-bus-'));
     try {

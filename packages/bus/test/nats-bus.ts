@@ -8,12 +8,13 @@ import { NatsBus, openOutbox } from '../src/index.js';
 // A NatsBus for a test: its own outbox in a temporary folder; `cleanup` closes both and removes it.
 
 export async function openTestBus(
-  servers: string, name: string, options: { streamName: string; publishTimeoutMs: number },
+  servers: string, name: string, options: { streamName: string; publishTimeoutMs: number; streamSubjects?: readonly string[] },
 ): Promise<{ bus: NatsBus; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-outbox-'));
   const store = new SqliteStore(dir);
   const outbox = await openOutbox(store, { byDueTime: true });
-  const bus = await NatsBus.connect({ servers, logger: silentLogger(), name, outbox, ...options });
+  // The bus has no default stream; tests use the spend subjects' shape.
+  const bus = await NatsBus.connect({ servers, logger: silentLogger(), name, outbox, streamSubjects: ['spend.v1.>'], ...options });
   return {
     bus,
     cleanup: async () => {

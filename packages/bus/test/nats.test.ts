@@ -80,6 +80,22 @@ describe('NatsBus', () => {
     for (let i = 0; i < 40; i += 1) expect(handled.get(`batch-evt-${i}`), `batch-evt-${i}`).toBeGreaterThanOrEqual(1);
   });
 
+  it('carries encoded (binary) events as bytes, alone and batched, and broadcasts bytes', async () => {
+    const b = await bus('bytes');
+    const handled = new Map<string, number[]>();
+    await b.consume<Uint8Array>('spend.v1.>', 'test-bytes', async (event) => {
+      if (event.id.startsWith('bytes-evt-')) handled.set(event.id, [...event.data]);
+    });
+    const heard: number[][] = [];
+    await b.subscribe<Uint8Array>('keys.v1.bytes', (data) => heard.push([...data]));
+    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all(Array.from({ length: 30 }, (_, i) => b.publish('spend.v1.chat', `bytes-evt-${i}`, new Uint8Array([i, 255 - i]))));
+    await b.broadcast('keys.v1.bytes', new Uint8Array([7, 8]));
+    await until(() => handled.size === 30 && heard.length === 1);
+    for (let i = 0; i < 30; i += 1) expect(handled.get(`bytes-evt-${i}`)).toEqual([i, 255 - i]);
+    expect(heard).toEqual([[7, 8]]);
+  });
+
   it('broadcasts to every live subscriber across connections', async () => {
     const [a, c] = [await bus('a'), await bus('c')];
     const heard: string[] = [];

@@ -1,4 +1,5 @@
-import { AccountingClient, accountingBudget, BudgetLeases, startAccounting } from '@gateway/accounting';
+import { startAccounting } from '@gateway/accounting';
+import { AccountingClient, accountingBudget, BudgetLeases } from '@gateway/contracts';
 import type { Bus } from '@gateway/bus';
 import { startChat } from '@gateway/chat';
 import type { Env, GatewayConfig } from '@gateway/config';

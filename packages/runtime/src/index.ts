@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { InProcessBus, NatsBus, openOutbox, type Bus } from '@gateway/bus';
+import { SPEND_STREAM, SPEND_SUBJECTS } from '@gateway/contracts';
 import { exampleConfigPath, loadConfig, type Env, type GatewayConfig, type GroupConfig } from '@gateway/config';
 import type { ModelGroup } from '@gateway/protos';
 import type { GrpcServer } from '@gateway/grpc';
@@ -204,7 +205,7 @@ export async function openBus(name: string, env: Env, logger: Logger): Promise<O
   try {
     const outbox = await openOutbox(outboxStore, { byDueTime: Boolean(env.NATS_URL) });
     const bus: Bus = env.NATS_URL
-      ? await NatsBus.connect({ servers: env.NATS_URL, logger: busLogger, name, outbox })
+      ? await NatsBus.connect({ servers: env.NATS_URL, logger: busLogger, name, outbox, streamName: SPEND_STREAM, streamSubjects: [SPEND_SUBJECTS] })
       : await InProcessBus.open({
         logger: busLogger, outbox,
         // The consumer (accounting's ledger) writes to this same file unless the store is MongoDB;
@@ -245,5 +246,4 @@ export async function runAlone(
   });
 }
 
-export { perCallBudget, unlimitedBudget, type BudgetAuthority, type BudgetClaim, type CallBudget, type ReserveInput } from './budget.js';
 export { DEFAULT_METRICS_PORT, metricsListenOptions, startMetricsServer, withProcessTelemetry, type MetricsServer, type MetricsServerOptions, type ProcessTelemetryOptions } from './metrics-server.js';

@@ -373,6 +373,26 @@ class SqliteDatabase {
     if (this.db.inTransaction) this.#rollback.run();
   }
 
+  #savepoints = 0;
+
+  async savepoint<R>(work: () => Promise<R>): Promise<R> {
+    const name = `nested_${(this.#savepoints += 1)}`;
+    this.statement(`SAVEPOINT ${name}`).run();
+    try {
+      const result = await work();
+      this.statement(`RELEASE ${name}`).run();
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) {
+        this.statement(`ROLLBACK TO ${name}`).run();
+        this.statement(`RELEASE ${name}`).run();
+      }
+      throw error;
+    } finally {
+      this.#savepoints -= 1;
+    }
+  }
+
   /** Runs `work` in a write transaction, or inside the one already open. */
   write<R>(work: () => R): R {
     if (this.db.inTransaction) return work();
@@ -601,7 +621,9 @@ export class SqliteStore implements DocumentStore {
   async atomically<R>(work: () => Promise<R>): Promise<R> {
     this.#assertOpen();
     const base = this.#base;
-    if (base.db.inTransaction) return work();
+    // Inside a transaction already (a bus handling events in one): a savepoint, so this work
+    // still lands whole or not at all within it.
+    if (base.db.inTransaction) return base.savepoint(work);
     base.begin();
     try {
       const result = await work();

@@ -72,6 +72,16 @@ describe('embedded store (SQLite)', () => {
     }).catch((error: unknown) => error);
     expect(failed).toMatchObject({ code: 'duplicate_key' });
     expect((await items.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'b']);
+    // Nested: the inner work that fails is undone alone; the outer one commits the rest.
+    await store.atomically(async () => {
+      await items.insertOne({ _id: 'd', n: 5 });
+      await store.atomically(async () => {
+        await items.insertOne({ _id: 'e', n: 6 });
+        throw new Error('inner');
+      }).catch(() => undefined);
+      await items.insertOne({ _id: 'f', n: 7 });
+    });
+    expect((await items.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'b', 'd', 'f']);
     await store.close();
   });
 

@@ -1,6 +1,6 @@
 export { metricsRegistry, renderMetrics, LabelledChildren, type LabelValue } from './registry.js';
 export {
-  httpRequestSeries, overheadSeries, grpcCallSeries, upstreamSeries, spendSeries, videoJobSeries,
+  httpRequestSeries, overheadSeries, grpcCallSeries, upstreamSeries, spendSeries, videoJobSeries, busEventsRejectedSeries,
   type HttpRequestSeries, type GrpcCallSeries, type CounterChild, type HistogramChild,
 } from './metrics.js';
 export { observeBus, type BusStats, type BusStatsSource } from './bus.js';

@@ -108,6 +108,19 @@ export function spendSeries(group: string, kind: string): CounterChild {
   return spend().get(group, kind);
 }
 
+const rejected = once((registry) => {
+  const counter = new Counter({
+    name: 'gateway_bus_events_rejected_total',
+    help: 'Bus events a consumer could not decode or check against their schema, by subject; dead-lettered, never applied.',
+    labelNames: ['subject'] as const, registers: [registry],
+  });
+  return new LabelledChildren((subject) => counter.labels(subject));
+});
+
+export function busEventsRejectedSeries(subject: string): CounterChild {
+  return rejected().get(subject);
+}
+
 const videoJobs = once((registry) => {
   const counter = new Counter({
     name: 'gateway_video_jobs_total',

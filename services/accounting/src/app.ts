@@ -1,14 +1,16 @@
 import { fieldsOf } from '@gateway/logging';
-import { KEYS_CHANGED_SUBJECT, SPEND_SUBJECTS, type KeyChangedEvent, type SpendEvent, type Subscription } from '@gateway/bus';
+import type { Subscription } from '@gateway/bus';
+import { decodeSpendEvent, encodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, MalformedEventError, SPEND_SUBJECTS, type KeyChangedEvent, type SpendEvent } from '@gateway/contracts';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type AccountingServiceHandlers, type Key } from '@gateway/protos';
 import type { ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
 import { GatewayError } from '@gateway/errors';
-import { observeBus, spendSeries } from '@gateway/telemetry';
+import { busEventsRejectedSeries, observeBus, spendSeries } from '@gateway/telemetry';
 import { keyAllows, KeyRepository, type KeyRecord } from './domain/keys.js';
 import { Reservations } from './domain/reservations.js';
 import { Ledger } from './domain/ledger.js';
+import { DeadLetters } from './domain/dead-letters.js';
 
 export interface AccountingDeps extends ServiceDeps {
   store: DocumentStore;
@@ -25,6 +27,8 @@ export interface AccountingApp {
   keys: KeyRepository;
   ledger: Ledger;
   reservations: Reservations;
+  /** Spend events that could not be decoded, kept aside. */
+  deadLetters: DeadLetters;
   /** Stops consuming events (the server and store are closed by their owner). */
   stop(): Promise<void>;
 }
@@ -62,7 +66,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   const server = new GrpcServer({ logger, service: 'accounting', shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });
 
   const keyChanged = (key_id: string, change: KeyChangedEvent['change']) =>
-    bus.broadcast<KeyChangedEvent>(KEYS_CHANGED_SUBJECT, { key_id, change }).catch((error: unknown) => {
+    bus.broadcast(KEYS_CHANGED_SUBJECT, encodeKeyChangedEvent({ key_id, change })).catch((error: unknown) => {
       logger.warn({ err: error, keyId: key_id }, 'could not announce a key change; edges fall back to their cache expiry');
     });
 
@@ -146,7 +150,23 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   };
   server.addService('gateway.accounting.v1.AccountingService', protos().gateway.accounting.v1.AccountingService.service, handlers);
 
-  const consumer: Subscription = await bus.consume<SpendEvent>(SPEND_SUBJECTS, SPEND_CONSUMER, async (event) => {
+  const deadLetters = await DeadLetters.open(store);
+  const consumer: Subscription = await bus.consume<unknown>(SPEND_SUBJECTS, SPEND_CONSUMER, async (message) => {
+    let spend: SpendEvent;
+    try {
+      spend = decodeSpendEvent(message.data, message.subject);
+    } catch (error) {
+      if (!(error instanceof MalformedEventError)) throw error;
+      // It can never apply: redelivering it would block the events behind it. Kept aside for
+      // an operator, counted, and acknowledged.
+      busEventsRejectedSeries(message.subject).inc();
+      logger.warn({ err: error, subject: message.subject, eventId: message.id }, 'malformed spend event; dead-lettered');
+      await deadLetters.keep(message, error.message).catch((keepError: unknown) => {
+        logger.error({ err: keepError, eventId: message.id }, 'could not keep a malformed spend event; dropped');
+      });
+      return;
+    }
+    const event = { ...message, data: spend };
     // The ledger entry and the balances it moves are written as one transaction where the store
     // has them (SQLite), so a crash never leaves an entry whose spend the key does not show.
     let applied: boolean;
@@ -174,7 +194,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   sweeper.unref();
 
   return {
-    server, keys, ledger, reservations,
+    server, keys, ledger, reservations, deadLetters,
     stop: async () => {
       clearInterval(sweeper);
       unobserveBus();

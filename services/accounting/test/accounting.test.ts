@@ -2,12 +2,14 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayError } from '@gateway/errors';
-import { InProcessBus, KEYS_CHANGED_SUBJECT, spendSubject, type KeyChangedEvent, type SpendEvent } from '@gateway/bus';
+import { InProcessBus } from '@gateway/bus';
+import { decodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, spendSubject, type KeyChangedEvent, type SpendEvent } from '@gateway/contracts';
 import { exampleConfigPath, loadConfig } from '@gateway/config';
 import { silentLogger } from '@gateway/logging';
 import { SqliteStore } from '@gateway/store';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AccountingClient, accountingBudget, BudgetLeases, hashSecret, startAccounting } from '../src/index.js';
+import { AccountingClient, accountingBudget, BudgetLeases, hashSecret } from '@gateway/contracts';
+import { startAccounting } from '../src/index.js';
 import { eventually } from '../../../test/helpers/wait.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -100,7 +102,7 @@ describe('keys', () => {
   it('announce creation and revocation on keys.v1.changed', async () => {
     const { bus, client } = await start();
     const heard: KeyChangedEvent[] = [];
-    await bus.subscribe<KeyChangedEvent>(KEYS_CHANGED_SUBJECT, (event) => heard.push(event));
+    await bus.subscribe<unknown>(KEYS_CHANGED_SUBJECT, (data, subject) => heard.push(decodeKeyChangedEvent(data, subject)));
     const { key } = await client.createKey({ name: 'a', models: ['*'], budgetNanoUsd: 0, rpm: 0 });
     await client.revokeKey(key.id);
     await client.revokeKey(key.id);

@@ -1,4 +1,4 @@
-import { AccountingClient, accountingBudget, BudgetLeases } from '@gateway/accounting';
+import { AccountingClient, accountingBudget, BudgetLeases } from '@gateway/contracts';
 import { grpcListenAddress, runAlone, serviceAddress, withProcessTelemetry } from '@gateway/runtime';
 import { startChat } from './server.js';
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { KEYS_CHANGED_SUBJECT, type Bus, type KeyChangedEvent } from '@gateway/bus';
+import type { Bus } from '@gateway/bus';
+import { decodeKeyChangedEvent, KEYS_CHANGED_SUBJECT } from '@gateway/contracts';
+import { busEventsRejectedSeries } from '@gateway/telemetry';
 import type { Env, GatewayConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
@@ -68,7 +70,15 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   const authenticator = new KeyAuthenticator(downstream.accounting, config.server.keyCacheTtlMs);
   const catalog = new ModelCatalog(downstream, config.server.modelsCacheTtlMs, app.log);
 
-  const keyChanges = await bus.subscribe<KeyChangedEvent>(KEYS_CHANGED_SUBJECT, (event) => authenticator.forget(event.key_id));
+  const keyChanges = await bus.subscribe<unknown>(KEYS_CHANGED_SUBJECT, (data, subject) => {
+    try {
+      authenticator.forget(decodeKeyChangedEvent(data, subject).key_id);
+    } catch (error) {
+      // A malformed broadcast names no key to drop; cached keys still expire within the TTL.
+      busEventsRejectedSeries(subject).inc();
+      app.log.warn({ err: error, subject }, 'malformed key-change event; ignored');
+    }
+  });
   app.addHook('onClose', async () => keyChanges.close());
 
   installErrorHandling(app);

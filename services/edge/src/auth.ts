@@ -1,5 +1,5 @@
 import type { RequestContext } from '@gateway/logging';
-import { hashSecret, looksLikeSecret, type AccountingClient } from '@gateway/accounting';
+import { hashSecret, looksLikeSecret, type AccountingClient } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import type { Key__Output } from '@gateway/protos';
 

@@ -1,8 +1,6 @@
-import { AccountingClient } from '@gateway/accounting';
-import { ChatClient } from '@gateway/chat';
+import { AccountingClient, ChatClient, VideoClient } from '@gateway/contracts';
 import { checkHealth, createHealthClient, type HealthStatus } from '@gateway/grpc';
 import type { HealthClient } from '@gateway/protos';
-import { VideoClient } from '@gateway/video';
 
 export interface DownstreamAddresses {
   accounting: string;

@@ -1,7 +1,8 @@
 import { servedGroups, type VideoGroupConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type VideoJob, type VideoServiceHandlers } from '@gateway/protos';
-import { modelGroupMessage, unlimitedBudget, type BudgetAuthority, type ServiceDeps } from '@gateway/runtime';
+import { unlimitedBudget, type BudgetAuthority } from '@gateway/contracts';
+import { modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
 import { observeBus } from '@gateway/telemetry';
 import { Router } from '@gateway/upstream';

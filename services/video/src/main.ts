@@ -1,4 +1,4 @@
-import { AccountingClient, accountingBudget } from '@gateway/accounting';
+import { AccountingClient, accountingBudget } from '@gateway/contracts';
 import { grpcListenAddress, runAlone, serviceAddress, withProcessTelemetry } from '@gateway/runtime';
 import { startVideo } from './server.js';
 

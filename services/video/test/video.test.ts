@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InProcessBus, SPEND_SUBJECTS, type SpendEvent } from '@gateway/bus';
+import { InProcessBus } from '@gateway/bus';
+import { decodeSpendEvent, SPEND_SUBJECTS, type SpendEvent } from '@gateway/contracts';
 import { parseConfig, type VideoGroupConfig } from '@gateway/config';
 import { silentLogger } from '@gateway/logging';
 import { VideoSimulator } from '@gateway/simulators';
@@ -65,8 +66,8 @@ describe('several video replicas', () => {
     const store = new SqliteStore(dir);
     const bus = new InProcessBus();
     const events: SpendEvent[] = [];
-    await bus.consume<SpendEvent>(SPEND_SUBJECTS, 'count', async (event) => {
-      events.push(event.data);
+    await bus.consume<unknown>(SPEND_SUBJECTS, 'count', async (event) => {
+      events.push(decodeSpendEvent(event.data, event.subject));
     });
     // Count publications too: the bus would hide a second one behind its duplicate window.
     const published: string[] = [];

@@ -1,3 +1,4 @@
+import { ALL_MODELS, keyAllows } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import { GroupIndex, type GatewayConfig } from '@gateway/config';
 import type { Collection, Doc, DocumentStore } from '@gateway/store';
@@ -36,15 +37,11 @@ export interface NewKey {
   tpm?: number;
 }
 
-export const ALL_MODELS = '*';
+export { ALL_MODELS, keyAllows };
 export const KEYS_COLLECTION = 'accounting_keys';
 const MAX_NAME_LENGTH = 200;
 const MAX_PAGE_SIZE = 1000;
 const DEFAULT_PAGE_SIZE = 100;
-
-export function keyAllows(key: Pick<KeyRecord, 'models'>, groupId: string): boolean {
-  return key.models.includes(ALL_MODELS) || key.models.includes(groupId);
-}
 
 export class KeyRepository {
   private constructor(private readonly keys: Collection<KeyRecord>, private readonly groups: GroupIndex) {}

@@ -1,4 +1,4 @@
-import type { SpendEvent } from '@gateway/bus';
+import type { SpendEvent } from '@gateway/contracts';
 import { isDuplicateKey, type Collection, type Doc, type DocumentStore } from '@gateway/store';
 import type { Reservations } from './reservations.js';
 

@@ -1,3 +1,4 @@
+import { LEASE_PREFIX } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import type { Collection, Doc, DocumentStore } from '@gateway/store';
 import type { KeyRecord, KeyRepository } from './keys.js';
@@ -18,8 +19,7 @@ interface RateWindow extends Doc {
 export const RATE_COLLECTION = 'accounting_rate_windows';
 const WINDOW_MS = 60_000;
 const HOLD_ID = /^[A-Za-z0-9_-]{1,128}$/;
-/** Lease ids start with this, so the sweeper can tell them from single calls' holds. */
-export const LEASE_PREFIX = 'lease_';
+export { LEASE_PREFIX };
 /**
  * A lease left by a caller that crashed goes back after this long: longer than any call drawn
  * from it runs (a later spend event for it is still recorded, as plain spend).

@@ -1,22 +1,15 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { hashSecret, KEY_PREFIX } from '@gateway/contracts';
 
 // Key secrets: 192 random bits behind an "sk-" prefix. Only the SHA-256 is stored; a fast hash
 // is enough because the secret is random, not a password, and keeps the auth path cheap.
 
-export const KEY_PREFIX = 'sk-';
+// The format and the hash are the edge's too, so they live in the contracts.
+export { hashSecret, KEY_PREFIX };
 const SECRET_BYTES = 24;
 
 export function newSecret(): string {
   return `${KEY_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`;
-}
-
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
-
-/** A shape check before any lookup: "sk-" then URL-safe base64 of a plausible length. */
-export function looksLikeSecret(value: string): boolean {
-  return /^sk-[A-Za-z0-9_-]{20,200}$/.test(value);
 }
 
 /** Constant-time comparison of two hex digests. */

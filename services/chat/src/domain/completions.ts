@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { ChatGroupConfig, RouterConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestScope } from '@gateway/logging';
-import type { BudgetClaim, CallBudget } from '@gateway/runtime';
+import { newCompletionId, type BudgetClaim, type CallBudget } from '@gateway/contracts';
 import { recordClientSpan, tracingEnabled, upstreamSeries } from '@gateway/telemetry';
 import { UpstreamFailure, type Attempt as RoutedAttempt, type Router } from '@gateway/upstream';
 import { buildUpstreamBody, type ChatProvider } from '../providers/index.js';
@@ -36,10 +35,7 @@ type Attempt = RoutedAttempt<ChatGroupConfig>;
 
 const CHAT_PATH = '/chat/completions';
 
-/** 122 random bits; randomUUID draws from a buffered entropy pool, so it is cheap per call. */
-export function newCompletionId(): string {
-  return `chatcmpl-${randomUUID().replaceAll('-', '')}`;
-}
+export { newCompletionId };
 
 /**
  * One chat completion from validation to metering: the router's attempts in order until one

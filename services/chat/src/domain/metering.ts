@@ -1,6 +1,7 @@
-import { spendSubject, type Bus, type SpendEvent } from '@gateway/bus';
+import type { Bus } from '@gateway/bus';
+import { encodeSpendEvent, spendSubject, type SpendEvent } from '@gateway/contracts';
 import type { ChatGroupConfig } from '@gateway/config';
-import type { BudgetClaim } from '@gateway/runtime';
+import type { BudgetClaim } from '@gateway/contracts';
 import type { JsonObject } from './request.js';
 
 export interface ChatUsage {
@@ -51,7 +52,7 @@ export function busMeter(bus: Bus): Meter {
         usage: { ...usage },
         ...claim,
       };
-      await bus.publish(spendSubject('chat'), event.id, event);
+      await bus.publish(spendSubject('chat'), event.id, encodeSpendEvent(event));
     },
   };
 }

@@ -1,5 +1,4 @@
-import { keyAllows } from '@gateway/accounting';
-import { newCompletionId, type CompletionCall, type CompletionStream } from '@gateway/chat';
+import { keyAllows, newCompletionId, type CompletionCall, type CompletionStream } from '@gateway/contracts';
 import { GatewayError, toOpenAIError } from '@gateway/errors';
 import { fromServiceError, isServiceError, isTransportUnavailable, upstreamMsOf } from '@gateway/grpc';
 import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';

@@ -1,4 +1,4 @@
-import { keyAllows } from '@gateway/accounting';
+import { keyAllows } from '@gateway/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModelCatalog } from '../catalog.js';
 

@@ -1,4 +1,4 @@
-import { keyAllows } from '@gateway/accounting';
+import { keyAllows } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import type { VideoJob__Output } from '@gateway/protos';
 import multipart from '@fastify/multipart';

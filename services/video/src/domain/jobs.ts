@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { spendSubject, type Bus, type SpendEvent } from '@gateway/bus';
-import type { DeploymentConfig, Env, VideoGroupConfig, VideoServiceConfig } from '@gateway/config';
+import type { Bus } from '@gateway/bus';
+import { encodeSpendEvent, spendSubject, type BudgetAuthority, type SpendEvent } from '@gateway/contracts';
+import { type DeploymentConfig, type Env, type VideoGroupConfig, type VideoServiceConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestContext } from '@gateway/logging';
-import type { BudgetAuthority } from '@gateway/runtime';
 import { videoJobSeries } from '@gateway/telemetry';
 import { UpstreamFailure, type Router } from '@gateway/upstream';
 import type { ProviderTask, RenderRequest, VideoProvider } from '../providers/index.js';
@@ -277,7 +277,7 @@ export class VideoJobs {
     };
     // Published before the record says "billed": a crash in between republishes the same id,
     // which the ledger drops. The reverse order could lose the money.
-    await this.deps.bus.publish(spendSubject('video'), event.id, event);
+    await this.deps.bus.publish(spendSubject('video'), event.id, encodeSpendEvent(event));
     return (await this.deps.tasks.settleBilling(task._id, 'billed', cost)) ?? task;
   }
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { GatewayError } from '@gateway/errors';
 import type { RequestContext } from '@gateway/logging';
-import type { BudgetAuthority, BudgetClaim, CallBudget, ReserveInput } from '@gateway/runtime';
-import type { AccountingClient } from './client.js';
+import type { AccountingClient } from './accounting.js';
+import type { BudgetAuthority, BudgetClaim, CallBudget, ReserveInput } from './budget.js';
 
 // Budget leases: a busy chat service holds a slice of a key's budget in accounting and draws
 // its calls' worst cases from it locally, so most calls make no accounting round trip. Every
@@ -26,6 +26,12 @@ interface Slot {
   lastCalls: number;
 }
 
+/**
+ * Lease ids start with this: chat makes them, accounting's sweeper tells them from single
+ * calls' holds by it, so it is written once, here.
+ */
+export const LEASE_PREFIX = 'lease_';
+
 export interface BudgetLeaseOptions {
   /** How long a lease is drawn from before its undrawn part goes back. */
   ttlMs?: number;
@@ -43,7 +49,7 @@ export class BudgetLeases implements CallBudget {
   readonly #perCallKeys = new Set<string>();
   /** Where each live lease sits, so a failed call's part returns to it while it is current. */
   readonly #live = new Map<string, Lease>();
-  readonly #prefix = `lease_${randomBytes(6).toString('hex')}_`;
+  readonly #prefix = `${LEASE_PREFIX}${randomBytes(6).toString('hex')}_`;
   #sequence = 0;
   readonly #timer: NodeJS.Timeout;
   readonly #ttlMs: number;

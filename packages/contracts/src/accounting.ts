@@ -1,6 +1,6 @@
 import { GatewayError, isErrorCode } from '@gateway/errors';
 import type { RequestContext } from '@gateway/logging';
-import type { BudgetAuthority, ReserveInput } from '@gateway/runtime';
+import type { BudgetAuthority, ReserveInput } from './budget.js';
 import { createClient, unary, type CallContext } from '@gateway/grpc';
 import { protos, type AccountingServiceClient, type GetUsageResponse__Output, type Key__Output } from '@gateway/protos';
 

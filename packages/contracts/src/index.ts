@@ -1,0 +1,12 @@
+// The client half of every agreement between the services: what a caller of a service needs
+// (typed clients, the budget port, leases, key rules, id formats, the events and their
+// subjects) without loading the service itself. Services import this, never each other.
+
+export { AccountingClient, accountingBudget } from './accounting.js';
+export { ChatClient, type Completion, type CompletionCall, type CompletionStream } from './chat.js';
+export { VideoClient, type CreateVideoCall } from './video.js';
+export { perCallBudget, unlimitedBudget, type BudgetAuthority, type BudgetClaim, type CallBudget, type ReserveInput } from './budget.js';
+export { BudgetLeases, LEASE_PREFIX, type BudgetLeaseOptions } from './leases.js';
+export { ALL_MODELS, hashSecret, KEY_PREFIX, keyAllows, looksLikeSecret } from './keys.js';
+export { newCompletionId } from './completions.js';
+export * from './events.js';
