@@ -194,7 +194,7 @@ export class NatsBus implements Bus {
 
   async #sendGroup(subject: string, events: QueuedEvent[]): Promise<void> {
     const only = events.length === 1 ? events[0] : undefined;
-    const msgID = only ? only.id : `batch:${events[0]!.id}:${events.length}`;
+    const msgID = only ? only.id : `batch:${events[0]?.id}:${events.length}`;
     // While the client is reconnecting a publish would only wait out its timeout.
     if (this.#connected) {
       try {
@@ -318,7 +318,7 @@ export class NatsBus implements Bus {
         if (error) return;
         try {
           const [event] = decodeMessage(message.data, message.headers?.get(ENCODING_HEADER) || undefined, '');
-          handler(event!.data as T, message.subject);
+          if (event) handler(event.data as T, message.subject);
         } catch (handlerError) {
           this.#options.logger.error({ err: handlerError, subject: message.subject }, 'broadcast subscriber failed');
         }

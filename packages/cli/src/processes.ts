@@ -88,7 +88,8 @@ async function plan(replicas: Replicas, autoPorts: boolean, env: Env): Promise<P
 /** A grpc-js target for every replica of a service: the client balances over them round-robin. */
 function target(planned: readonly Planned[], service: ServiceName): string {
   const ports = planned.filter((p) => p.service === service).map((p) => `127.0.0.1:${p.port}`);
-  return ports.length === 1 ? ports[0]! : `ipv4:${ports.join(',')}`;
+  const [only] = ports;
+  return ports.length === 1 && only ? only : `ipv4:${ports.join(',')}`;
 }
 
 function isListening(line: string): boolean {
@@ -163,7 +164,9 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
           restart(p, { code, signal });
         }
       });
-      createInterface({ input: child.stdout! }).on('line', (line) => {
+      // stdout is a pipe (stdio above); the check only satisfies the type.
+      if (!child.stdout) throw new Error(`${p.name} was started without a stdout pipe`);
+      createInterface({ input: child.stdout }).on('line', (line) => {
         // Each line says which process wrote it.
         output(line.startsWith('{') ? `{"process":"${p.name}",${line.slice(1)}` : line);
         if (!seen && isListening(line)) {

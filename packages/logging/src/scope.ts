@@ -17,7 +17,8 @@ export interface RequestScope {
 // context manager process-wide, and it must read the same store the loggers do.
 const STORAGE_KEY = Symbol.for('@gateway/logging:request-scope');
 const holder = globalThis as { [STORAGE_KEY]?: AsyncLocalStorage<RequestScope> };
-const storage = holder[STORAGE_KEY] ??= new AsyncLocalStorage<RequestScope>();
+holder[STORAGE_KEY] ??= new AsyncLocalStorage<RequestScope>();
+const storage = holder[STORAGE_KEY];
 
 /**
  * How a request's identity reaches the code handling it. Carrying a scope across awaits takes

@@ -78,7 +78,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function collectDates(value: unknown, path: string[], out: string[][]): void {
   if (value instanceof Date) out.push([...path]);
-  else if (Array.isArray(value)) value.forEach((item, i) => collectDates(item, [...path, String(i)], out));
+  else if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) collectDates(item, [...path, String(i)], out);
+  }
   else if (isPlainObject(value)) for (const key of Object.keys(value)) collectDates(value[key], [...path, key], out);
 }
 
@@ -376,7 +378,8 @@ class SqliteDatabase {
   #savepoints = 0;
 
   async savepoint<R>(work: () => Promise<R>): Promise<R> {
-    const name = `nested_${(this.#savepoints += 1)}`;
+    this.#savepoints += 1;
+    const name = `nested_${this.#savepoints}`;
     this.statement(`SAVEPOINT ${name}`).run();
     try {
       const result = await work();

@@ -11,8 +11,7 @@ export async function* sseBatches(body: AsyncIterable<Buffer | Uint8Array | stri
     buffer += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     const events: string[] = [];
     let start = 0;
-    let newline: number;
-    while ((newline = buffer.indexOf('\n', start)) !== -1) {
+    for (let newline = buffer.indexOf('\n', start); newline !== -1; newline = buffer.indexOf('\n', start)) {
       let line = buffer.slice(start, newline);
       if (line.endsWith('\r')) line = line.slice(0, -1);
       start = newline + 1;
