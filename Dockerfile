@@ -17,6 +17,9 @@ COPY services/ services/
 RUN find packages services -mindepth 2 -maxdepth 2 ! -name package.json ! -name bin -exec rm -rf {} +
 
 # Build: every dependency, then the TypeScript project references (output in each dist/).
+# packages/simulators (upstream simulators for tests and benchmarks) is kept out of the build
+# context by .dockerignore, so the build starts from the CLI's project, whose references reach
+# every production workspace, not from the root tsconfig.json, which also lists the simulators.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -29,7 +32,7 @@ COPY tsconfig.json tsconfig.base.json ./
 COPY proto/ proto/
 COPY packages/ packages/
 COPY services/ services/
-RUN npm run build \
+RUN npx tsc -b packages/cli \
  && rm -rf packages/*/src packages/*/test packages/*/node_modules packages/*/tsconfig*.json \
            services/*/src services/*/test services/*/node_modules services/*/tsconfig*.json \
  && find packages services -path '*/dist/*' \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete

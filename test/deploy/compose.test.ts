@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
@@ -68,6 +69,32 @@ function credentialVariables(): string[] {
   return [...new Set(config.groups.flatMap((g) => g.deployments.map((d) => d.apiKeyEnv)))].sort();
 }
 
+/** The .dockerignore patterns, comments and blank lines left out. */
+function dotdockerignore(): string[] {
+  return read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+}
+
+/** Every workspace folder (packages/*, services/*), sorted. */
+function workspaces(): string[] {
+  return ['packages', 'services']
+    .flatMap((dir) => readdirSync(`${root}${dir}`).map((name) => `${dir}/${name}`))
+    .filter((dir) => existsSync(`${root}${dir}/package.json`))
+    .sort();
+}
+
+/** The workspaces tsc -b builds from one project: it and its references, transitively. */
+function projectsReachedFrom(project: string): string[] {
+  const seen = new Set<string>();
+  const visit = (dir: string): void => {
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    const tsconfig = JSON.parse(read(`${dir}/tsconfig.json`)) as { references?: { path: string }[] };
+    for (const reference of tsconfig.references ?? []) visit(posix.normalize(posix.join(dir, reference.path)));
+  };
+  visit(project);
+  return [...seen].sort();
+}
+
 describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
   const instructions = dockerfile
@@ -86,7 +113,7 @@ describe('Dockerfile', () => {
     expect(stages.length).toBeGreaterThan(1);
     expect(dockerfile).toMatch(/node:20-bookworm-slim|distroless\/nodejs20/);
     expect(instructions.some((l) => /npm ci\b/.test(l) && !/--omit=dev/.test(l))).toBe(true);
-    expect(instructions.some((l) => /npm run build/.test(l))).toBe(true);
+    expect(instructions.some((l) => /npm run build|tsc -b/.test(l))).toBe(true);
   });
 
   it('ships production dependencies only', () => {
@@ -109,6 +136,24 @@ describe('Dockerfile', () => {
     expect(existsSync(`${root}packages/cli/bin/gateway.js`)).toBe(true);
   });
 
+  it('leaves the test simulators out of the build context, the build and the image', () => {
+    expect(dotdockerignore()).toContain('packages/simulators');
+    expect(instructions.filter((l) => /simulators/.test(l))).toEqual([]);
+    // The root tsconfig.json references the simulators' project, so the image builds from the
+    // CLI's instead; its references must still reach every other workspace.
+    expect(instructions.some((l) => /tsc -b packages\/cli\b/.test(l))).toBe(true);
+    expect(projectsReachedFrom('packages/cli')).toEqual(workspaces().filter((w) => w !== 'packages/simulators'));
+  });
+
+  it('installs production dependencies without the simulators: no production workspace depends on them', () => {
+    for (const workspace of ['.', ...workspaces().filter((w) => w !== 'packages/simulators')]) {
+      const manifest = JSON.parse(read(`${workspace}/package.json`)) as Record<string, Record<string, string> | undefined>;
+      for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies']) {
+        expect(Object.keys(manifest[field] ?? {}), `${workspace} ${field}`).not.toContain('@gateway/simulators');
+      }
+    }
+  });
+
   it('copies the protos, the example configuration and the health check script into the image', () => {
     const copies = runtime.filter((l) => /^COPY\s/i.test(l)).join('\n');
     expect(copies).toMatch(/\bproto\//);
@@ -118,7 +163,7 @@ describe('Dockerfile', () => {
 });
 
 describe('.dockerignore', () => {
-  const ignored = read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const ignored = dotdockerignore();
 
   it('keeps dependencies, build output, data, git, secrets and bench results out of the context', () => {
     for (const pattern of ['**/node_modules', '**/dist', 'data', '.git', '.env', 'bench']) expect(ignored).toContain(pattern);

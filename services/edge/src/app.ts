@@ -9,14 +9,14 @@ import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, 
 import { KeyAuthenticator, type AuthenticatedKey } from './auth.js';
 import { ModelCatalog } from './catalog.js';
 import type { Downstream } from './downstream.js';
-import { installErrorHandling, sendError } from './errors.js';
+import { errorHandling, sendError } from './errors.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
 import { modelsRoutes } from './routes/models.js';
 import { usageRoutes } from './routes/usage.js';
 import { chatRoutes } from './routes/chat.js';
 import { videoRoutes } from './routes/videos.js';
-import { installTelemetry } from './telemetry.js';
+import { callContext, edgeTelemetry } from './telemetry.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -81,8 +81,8 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   });
   app.addHook('onClose', async () => keyChanges.close());
 
-  installErrorHandling(app);
-  await installTelemetry(app, { bus, env: options.env ?? process.env });
+  await app.register(errorHandling);
+  await app.register(edgeTelemetry, { bus, env: options.env ?? process.env });
   // Bodies are JSON; anything else is refused with 415 rather than parsed as text.
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', (request, reply, done) => {
@@ -103,7 +103,7 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   await app.register(async (v1) => {
     v1.decorateRequest('apiKey', undefined as unknown as AuthenticatedKey);
     v1.addHook('onRequest', async (request) => {
-      request.apiKey = await authenticator.authenticate(request.headers.authorization, { requestId: request.id, scope: request.telemetry ?? undefined });
+      request.apiKey = await authenticator.authenticate(request.headers.authorization, callContext(request));
     });
     await v1.register(modelsRoutes, { catalog });
     await v1.register(usageRoutes, { downstream, catalog });

@@ -1,5 +1,6 @@
 import { GatewayError, asGatewayError, toOpenAIError } from '@gateway/errors';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 
 // Every error leaves the edge as an OpenAI-shaped body with a stable code. Fastify's own
 // errors (bad JSON, too large, wrong content type, schema validation) are translated here.
@@ -39,7 +40,11 @@ export function sendError(reply: FastifyReply, error: GatewayError): FastifyRepl
   return reply.code(error.spec.http).type('application/json').send(toOpenAIError(error));
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/**
+ * The error and not-found handlers. Wrapped by fastify-plugin so they apply to the scope that
+ * registers it (the edge's), not only to this plugin's own.
+ */
+export const errorHandling = fp(async (app) => {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const gatewayError = error instanceof GatewayError ? error : fromFastify(error);
     if (gatewayError.spec.http >= 500) {
@@ -51,4 +56,4 @@ export function installErrorHandling(app: FastifyInstance): void {
     const path = request.url.split('?')[0] ?? '';
     return sendError(reply, new GatewayError('not_found', { message: `Unknown route: ${request.method} ${path}` }));
   });
-}
+}, { name: 'edge-error-handling', fastify: '5.x' });

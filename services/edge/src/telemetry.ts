@@ -3,7 +3,9 @@ import {
   contextFromHeaders, endServerScope, httpRequestSeries, observeBus, overheadSeries, renderMetrics, startServerScope, startTracing,
   tracingEnabled, type BusStatsSource, type ServerSpanOptions, type TracedScope, type TracingEnv,
 } from '@gateway/telemetry';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CallContext } from '@gateway/grpc';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 
 // The edge's share of observability: every request runs in a scope (its request id and trace,
 // continued from the caller's `traceparent` or started here), is counted and timed by route
@@ -69,11 +71,17 @@ export function observeStreamOverhead(request: FastifyRequest, reply: FastifyRep
   overheadSeries(routeOf(request)).observe(Math.max(0, (reply.elapsedTime - upstreamMs) / 1000));
 }
 
+/** What an onward call (gRPC, catalog) carries of the request: its id and its scope. */
+export function callContext(request: FastifyRequest): CallContext {
+  return { requestId: request.id, scope: request.telemetry ?? undefined };
+}
+
 /**
- * Installs the request scope, the HTTP metrics and GET /metrics (unauthenticated: operators keep
- * it off the public network), and starts trace export when the environment asks for it.
+ * The request scope, the HTTP metrics and GET /metrics (unauthenticated: operators keep it off
+ * the public network), and trace export when the environment asks for it. Wrapped by
+ * fastify-plugin: its hooks and request decorations must reach every route of the edge.
  */
-export async function installTelemetry(app: FastifyInstance, { bus, env }: EdgeTelemetryOptions): Promise<void> {
+export const edgeTelemetry = fp<EdgeTelemetryOptions>(async (app, { bus, env }) => {
   // In the all-in-one start this is the process's one start of trace export (the services
   // share it); a service run alone has already started it in its main().
   const tracing = await startTracing({ env, serviceName: 'gateway', logger: app.log });
@@ -105,4 +113,4 @@ export async function installTelemetry(app: FastifyInstance, { bus, env }: EdgeT
     const { contentType, body } = await renderMetrics();
     return reply.type(contentType).send(body);
   });
-}
+}, { name: 'edge-telemetry', fastify: '5.x' });

@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import Type from 'typebox';
 import type { Downstream } from '../downstream.js';
+import { callContext } from '../telemetry.js';
 
 export interface AdminRoutesOptions {
   downstream: Downstream;
@@ -68,23 +69,23 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
   app.post('/admin/v1/keys', { schema: { body: CreateKeyBody } }, async (request, reply) => {
     const { name, models, budget_usd, rpm, tpm } = request.body;
     const { key, secret } = await downstream.accounting.createKey(
-      { name, models, budgetNanoUsd: usdToNanos(budget_usd), rpm: rpm ?? 0, tpm: tpm ?? 0 }, { requestId: request.id, scope: request.telemetry ?? undefined },
+      { name, models, budgetNanoUsd: usdToNanos(budget_usd), rpm: rpm ?? 0, tpm: tpm ?? 0 }, callContext(request),
     );
     return reply.code(201).send({ ...adminKeyView(key, 0), key: secret });
   });
 
   app.get('/admin/v1/keys', { schema: { querystring: ListQuery } }, async (request) => {
-    const page = await downstream.accounting.listKeys(request.query.limit ?? 100, request.query.after ?? '', { requestId: request.id, scope: request.telemetry ?? undefined });
+    const page = await downstream.accounting.listKeys(request.query.limit ?? 100, request.query.after ?? '', callContext(request));
     return { object: 'list', data: page.keys.map((k) => adminKeyView(k)), has_more: page.nextPageToken !== '', next_after: page.nextPageToken || null };
   });
 
   app.get('/admin/v1/keys/:id', { schema: { params: KeyParams } }, async (request) => {
-    const { key, spentNanoUsd } = await downstream.accounting.getKey(request.params.id, { requestId: request.id, scope: request.telemetry ?? undefined });
+    const { key, spentNanoUsd } = await downstream.accounting.getKey(request.params.id, callContext(request));
     return adminKeyView(key, spentNanoUsd);
   });
 
   app.delete('/admin/v1/keys/:id', { schema: { params: KeyParams } }, async (request) => {
-    const key = await downstream.accounting.revokeKey(request.params.id, { requestId: request.id, scope: request.telemetry ?? undefined, retries: 0 });
+    const key = await downstream.accounting.revokeKey(request.params.id, { ...callContext(request), retries: 0 });
     return adminKeyView(key);
   });
 };

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelCatalog } from '../catalog.js';
 import { peekChatFields } from '../peek.js';
 import type { Downstream } from '../downstream.js';
-import { observeStreamOverhead } from '../telemetry.js';
+import { callContext, observeStreamOverhead } from '../telemetry.js';
 
 export interface ChatRoutesOptions {
   downstream: Downstream;
@@ -70,7 +70,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
     // The top level read in place; a full parse only where that cannot say (and for the error).
     const { model, stream } = peekChatFields(raw) ?? peek(raw);
     const { key, spentNanoUsd } = request.apiKey;
-    const group = await catalog.resolve(model, { requestId: request.id, scope: request.telemetry ?? undefined });
+    const group = await catalog.resolve(model, callContext(request));
     if (!group) throw new GatewayError('model_not_found', { param: 'model' });
     request.metricsGroup = group.id;
     if (!keyAllows(key, group.id)) throw new GatewayError('model_not_allowed', { param: 'model' });
@@ -79,12 +79,12 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
 
     const call: CompletionCall = { completionId: newCompletionId(), keyId: key.id, model, group: group.id, body: raw };
     if (!stream) {
-      const completion = await downstream.chat.createChatCompletion(call, { requestId: request.id, scope: request.telemetry ?? undefined, deadlineMs: options.unaryDeadlineMs });
+      const completion = await downstream.chat.createChatCompletion(call, { ...callContext(request), deadlineMs: options.unaryDeadlineMs });
       // The overhead is observed with the request's duration, once the response has gone out.
       if (completion.upstreamMs !== undefined) request.upstreamMs = completion.upstreamMs;
       return reply.type('application/json').send(completion.body);
     }
-    const open = () => downstream.chat.streamChatCompletion(call, { requestId: request.id, scope: request.telemetry ?? undefined, deadlineMs: options.streamDeadlineMs });
+    const open = () => downstream.chat.streamChatCompletion(call, { ...callContext(request), deadlineMs: options.streamDeadlineMs });
     // A connection that failed before the first chunk (a chat replica gone) is tried once more.
     return relay(open(), request, reply).catch((error: unknown) => {
       if (!(error instanceof TransportFailure)) throw error;

@@ -1,6 +1,7 @@
 import { keyAllows } from '@gateway/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModelCatalog } from '../catalog.js';
+import { callContext } from '../telemetry.js';
 
 export interface ModelsRoutesOptions {
   catalog: ModelCatalog;
@@ -10,7 +11,7 @@ export interface ModelsRoutesOptions {
 export const modelsRoutes: FastifyPluginAsync<ModelsRoutesOptions> = async (app, { catalog }) => {
   app.get('/v1/models', async (request) => {
     const { key } = request.apiKey;
-    const groups = await catalog.groups({ requestId: request.id, scope: request.telemetry ?? undefined });
+    const groups = await catalog.groups(callContext(request));
     return {
       object: 'list',
       data: groups

@@ -3,6 +3,7 @@ import { nanosToUsd } from '@gateway/pricing';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
+import { callContext } from '../telemetry.js';
 
 export interface UsageRoutesOptions {
   downstream: Downstream;
@@ -12,10 +13,10 @@ export interface UsageRoutesOptions {
 /** GET /v1/usage: budget, spend and model access of the calling key (shape in the README). */
 export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, { downstream, catalog }) => {
   app.get('/v1/usage', async (request) => {
-    const context = { requestId: request.id, scope: request.telemetry ?? undefined };
+    const context = callContext(request);
     const [usage, groups] = await Promise.all([
       downstream.accounting.getUsage(request.apiKey.key.id, context),
-      catalog.groups({ requestId: request.id, scope: request.telemetry ?? undefined }),
+      catalog.groups(callContext(request)),
     ]);
     const { key } = usage;
     const remaining = Math.max(0, key.budget_nano_usd - usage.spent_nano_usd - usage.reserved_nano_usd);

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
+import { callContext } from '../telemetry.js';
 
 export interface VideoRoutesOptions {
   downstream: Downstream;
@@ -92,7 +93,7 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     const fields = await readCreate(request);
     if (fields.model === '') throw new GatewayError('invalid_request', { param: 'model', message: "Invalid value for 'model': is required." });
     const { key, spentNanoUsd } = request.apiKey;
-    const group = await catalog.resolve(fields.model, { requestId: request.id, scope: request.telemetry ?? undefined });
+    const group = await catalog.resolve(fields.model, callContext(request));
     if (group) request.metricsGroup = group.id;
     // On this route a model the key cannot use is a 422: the request is refused before any task exists.
     if (!group || group.mode !== 'video' || !keyAllows(key, group.id)) {
@@ -102,12 +103,12 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     const job = await downstream.video.createVideo({
       keyId: key.id, model: fields.model, group: group.id, prompt: fields.prompt, seconds: fields.seconds,
       resolution: fields.resolution, ratio: fields.ratio, inputReference: fields.input_reference,
-    }, { requestId: request.id, scope: request.telemetry ?? undefined });
+    }, callContext(request));
     return reply.code(200).send(jobView(job));
   });
 
   app.get<{ Params: { id: string } }>('/v1/videos/:id', async (request) => {
-    const job = await downstream.video.getVideo(request.apiKey.key.id, request.params.id, { requestId: request.id, scope: request.telemetry ?? undefined });
+    const job = await downstream.video.getVideo(request.apiKey.key.id, request.params.id, callContext(request));
     request.metricsGroup = catalog.cachedGroupId(job.model) ?? '';
     return jobView(job);
   });
@@ -127,7 +128,7 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     // backpressure; a stale signed address (24 hours or 100 downloads) is swapped for a fresh
     // one, once, before anything is sent.
     const relay = async (refresh: boolean): Promise<'stale' | 'sent'> => {
-      const url = await downstream.video.resolveContent(keyId, request.params.id, refresh, { requestId: request.id, scope: request.telemetry ?? undefined });
+      const url = await downstream.video.resolveContent(keyId, request.params.id, refresh, callContext(request));
       let outcome: 'stale' | 'sent' = 'sent';
       try {
         await clips.stream(options(url), ({ statusCode, headers }) => {
