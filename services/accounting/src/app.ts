@@ -133,8 +133,8 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
       }
       return { results };
     }),
-    ReleaseReservation: server.unary('ReleaseReservation', async (request: { reservation_id: string; amount_nano_usd: number }) => {
-      await reservations.release(request.reservation_id, request.amount_nano_usd > 0 ? request.amount_nano_usd : undefined);
+    ReleaseReservation: server.unary('ReleaseReservation', async (request: { reservation_id: string; amount_nano_usd: number; key_id: string }) => {
+      await reservations.release(request.reservation_id, request.amount_nano_usd > 0 ? request.amount_nano_usd : undefined, request.key_id);
       return {};
     }),
     LeaseBudget: server.unary('LeaseBudget', async (request: {

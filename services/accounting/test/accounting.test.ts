@@ -150,8 +150,12 @@ describe('reservations', () => {
     // The same id again holds nothing more.
     expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 600, reservationId: 'chatcmpl-a' })).toBe(400);
     await expect(client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 401, reservationId: 'chatcmpl-b' })).rejects.toMatchObject({ code: 'budget_exceeded' });
-    await client.releaseReservation('chatcmpl-a');
-    await client.releaseReservation('chatcmpl-a');
+    await client.releaseReservation({ keyId: key.id, reservationId: 'chatcmpl-a' });
+    await client.releaseReservation({ keyId: key.id, reservationId: 'chatcmpl-a' });
+    expect((await client.getUsage(key.id)).reserved_nano_usd).toBe(0);
+    // An older caller names no key: the hold is found among every key's.
+    await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 100, reservationId: 'chatcmpl-old' });
+    await client.releaseReservation({ keyId: '', reservationId: 'chatcmpl-old' });
     expect((await client.getUsage(key.id)).reserved_nano_usd).toBe(0);
     // A spend event for a hold that was released already: recorded as plain spend, once.
     const event: SpendEvent = { id: 'chatcmpl-a', kind: 'chat', key_id: key.id, group: 'gamma-flash', cost_nano_usd: 250, occurred_at: Date.now(), reservation_id: 'chatcmpl-a' };
@@ -201,7 +205,7 @@ describe('budget leases', () => {
     expect(await reservations.lease(key, 'g', `lease_2`, 30, 100, { leaseId: `lease_1`, unused: 400 })).toEqual({ granted: 100, perCall: false });
     expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
     // That running call fails: its part goes back, and the first lease is gone.
-    await reservations.release(`lease_1`, 40);
+    await reservations.release(`lease_1`, 40, key._id);
     expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 100 });
     // A spend naming a lease that is gone is still spend.
     await reservations.settlePart(key._id, `lease_1`, 10, 5);
@@ -245,8 +249,8 @@ describe('budget leases', () => {
         if (failNext) throw new GatewayError('service_unavailable');
         return { grantedNanoUsd: 1000, perCall: false };
       },
-      releaseReservation: async (id: string, _context: unknown, amount: number) => {
-        calls.push(`release ${id.split('_').pop()}:${amount}`);
+      releaseReservation: async (hold: { reservationId: string; amountNanoUsd: number }) => {
+        calls.push(`release ${hold.reservationId.split('_').pop()}:${hold.amountNanoUsd}`);
       },
     } as unknown as AccountingClient;
     const leases = new BudgetLeases(fake, accountingBudget(fake), { ttlMs: 100 });
@@ -285,7 +289,7 @@ describe('budget leases', () => {
       if (i % 2 === 0) {
         const event: SpendEvent = { id: `chatcmpl-spend-${i}`, kind: 'chat', key_id: key.id, group: 'gamma-flash', cost_nano_usd: 40, occurred_at: Date.now(), ...c };
         await bus.publish(spendSubject('chat'), event.id, event);
-      } else await leases.unclaim(c);
+      } else await leases.unclaim(key.id, c);
     }
     await until(async () => {
       const usage = await client.getUsage(key.id);

@@ -47,10 +47,13 @@ export class BudgetBook {
     await this.keys.spend(keyId, cost);
   }
 
-  /** Gives a hold back: `part` of it, or all of it when `part` is undefined or covers it. */
-  async release(holdId: string, part?: number): Promise<void> {
+  /**
+   * Gives a hold back: `part` of it, or all of it when `part` is undefined or covers it.
+   * `keyId` (empty when the caller did not say) spares a scan of every key for the hold.
+   */
+  async release(holdId: string, part?: number, keyId = ''): Promise<void> {
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      const key = await this.keys.findByHold(holdId);
+      const key = await this.keys.findByHold(holdId, keyId);
       const hold = key?.holds?.[holdId];
       if (!key || !hold) return;
       if (part !== undefined && part < hold.amount) {

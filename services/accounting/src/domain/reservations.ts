@@ -95,7 +95,7 @@ export class Reservations {
     for (const amount of [min, want]) {
       if (!Number.isSafeInteger(amount) || amount < 0) throw new GatewayError('invalid_request', { param: 'amount_nano_usd', message: 'amounts must be whole numbers >= 0' });
     }
-    if (previous) await this.release(previous.leaseId, previous.unused);
+    if (previous) await this.release(previous.leaseId, previous.unused, key._id);
     // Another caller may take what was seen between the read and the conditional hold: look again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const available = await this.book.available(key);
@@ -124,8 +124,8 @@ export class Reservations {
   }
 
   /** Gives a hold back (its call failed), or `part` of it; nothing happens when it is not held. */
-  async release(holdId: string, part?: number): Promise<void> {
-    if (HOLD_ID.test(holdId)) await this.book.release(holdId, part);
+  async release(holdId: string, part?: number, keyId = ''): Promise<void> {
+    if (HOLD_ID.test(holdId)) await this.book.release(holdId, part, keyId);
   }
 
   figures(key: KeyRecord): { spent: number; reserved: number } {
