@@ -9,4 +9,5 @@ export { perCallBudget, unlimitedBudget, type BudgetAuthority, type BudgetClaim,
 export { BudgetLeases, LEASE_PREFIX, type BudgetLeaseOptions } from './leases.js';
 export { ALL_MODELS, hashSecret, KEY_PREFIX, keyAllows, looksLikeSecret } from './keys.js';
 export { newCompletionId } from './completions.js';
+export { groupMode, modeMessage, type GroupMode } from './groups.js';
 export * from './events.js';

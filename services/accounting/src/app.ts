@@ -43,8 +43,8 @@ export function keyMessage(key: KeyRecord): Key {
     models: key.models,
     budget_nano_usd: key.budget_nano_usd,
     rpm: key.rpm,
-    created_at: key.created_at.getTime(),
-    revoked_at: key.revoked_at ? key.revoked_at.getTime() : 0,
+    created_at_ms: key.created_at.getTime(),
+    revoked_at_ms: key.revoked_at ? key.revoked_at.getTime() : 0,
     hint: key.hint,
     tpm: key.tpm ?? 0,
   };
@@ -117,7 +117,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
         spent_nano_usd: spent,
         reserved_nano_usd: reserved,
         groups: groups.map((g) => ({ group: g.group, spent_nano_usd: g.spent_nano_usd, requests: g.requests })),
-        period_start: key.created_at.getTime(),
+        period_start_ms: key.created_at.getTime(),
       };
     }),
     ReserveBudget: server.unary('ReserveBudget', async (request: ReserveRequest) => ({ available_nano_usd: await reserve(request) })),

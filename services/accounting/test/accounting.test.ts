@@ -65,14 +65,14 @@ describe('keys', () => {
   it('authenticate by hash; revoked and unknown keys fail alike', async () => {
     const { client } = await start();
     const { key, secret } = await client.createKey({ name: 'a', models: ['flash', 'beta-dance'], budgetNanoUsd: 25e9, rpm: 60 });
-    expect(key).toMatchObject({ name: 'a', models: ['beta-dance', 'gamma-flash'], budget_nano_usd: 25e9, rpm: 60, revoked_at: 0 });
+    expect(key).toMatchObject({ name: 'a', models: ['beta-dance', 'gamma-flash'], budget_nano_usd: 25e9, rpm: 60, revoked_at_ms: 0 });
     const found = await client.authenticateKey(hashSecret(secret));
     expect(found.key.id).toBe(key.id);
     await expect(client.authenticateKey(hashSecret(`${secret}x`))).rejects.toMatchObject({ code: 'invalid_api_key' });
     await expect(client.authenticateKey('not-a-hash')).rejects.toMatchObject({ code: 'invalid_api_key' });
     const revoked = await client.revokeKey(key.id);
-    expect(revoked.revoked_at).toBeGreaterThan(0);
-    expect((await client.revokeKey(key.id)).revoked_at).toBe(revoked.revoked_at);
+    expect(revoked.revoked_at_ms).toBeGreaterThan(0);
+    expect((await client.revokeKey(key.id)).revoked_at_ms).toBe(revoked.revoked_at_ms);
     await expect(client.authenticateKey(hashSecret(secret))).rejects.toMatchObject({ code: 'invalid_api_key' });
     await expect(client.getKey('key_nope')).rejects.toMatchObject({ code: 'key_not_found' });
   });
@@ -127,7 +127,7 @@ describe('spend', () => {
       { group: 'alpha-h3', spent_nano_usd: 480_000_000, requests: 1 },
       { group: 'gamma-flash', spent_nano_usd: 2000, requests: 2 },
     ]);
-    expect(usage.period_start).toBe(key.created_at);
+    expect(usage.period_start_ms).toBe(key.created_at_ms);
   });
 });
 
