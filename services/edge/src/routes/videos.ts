@@ -1,4 +1,4 @@
-import { groupMode, keyAllows } from '@gateway/contracts';
+import { groupMode, keyAllows, videoJobStatus } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import type { VideoJob__Output } from '@gateway/protos';
 import multipart from '@fastify/multipart';
@@ -13,17 +13,9 @@ export interface VideoRoutesOptions {
   catalog: ModelCatalog;
 }
 
-const STATUS: Readonly<Record<string, string>> = {
-  VIDEO_STATUS_QUEUED: 'queued',
-  VIDEO_STATUS_IN_PROGRESS: 'in_progress',
-  VIDEO_STATUS_COMPLETED: 'completed',
-  VIDEO_STATUS_FAILED: 'failed',
-  VIDEO_STATUS_CANCELLED: 'cancelled',
-};
-
 /** The job object of the specification; never the provider's task id or download address. */
 export function jobView(job: VideoJob__Output) {
-  const status = STATUS[job.status] ?? 'queued';
+  const status = videoJobStatus(job.status);
   return {
     id: job.id,
     object: 'video',
