@@ -172,7 +172,7 @@ describe('reservations', () => {
     const { key } = await keys.create({ name: 'race', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
     const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => reservations.reserve(key, 'g', 30, `chatcmpl-${i}`)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(33);
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 990 });
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 990 });
     await store.close();
   });
 
@@ -180,7 +180,7 @@ describe('reservations', () => {
     const { store, keys, reservations } = await openReservations();
     const { key } = await keys.create({ name: 's', models: ['*'], budgetNanoUsd: 100, rpm: 0 });
     await reservations.reserve(key, 'g', 60, 'video_old');
-    expect(await reservations.figures(await keys.get(key._id))).toMatchObject({ reserved: 60 });
+    expect(await reservations.book.figures(await keys.get(key._id))).toMatchObject({ reserved: 60 });
     await expect(reservations.reserve(key, 'g', 41, 'video_more')).rejects.toMatchObject({ code: 'budget_exceeded' });
     expect(await reservations.sweep(60_000, Date.now())).toBe(0);
     expect(await reservations.sweep(60_000, Date.now() + 61_000)).toBe(1);
@@ -196,29 +196,29 @@ describe('budget leases', () => {
     const { key } = await keys.create({ name: 'lease', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
     // At most half of what is left, at least what the asking call needs.
     expect(await reservations.lease(key, 'g', `lease_1`, 30, 900, undefined)).toEqual({ granted: 500, perCall: false });
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 500 });
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 500 });
     // Two calls drew 30 each; one spent 12, the other 30 (its whole part): the lease shrinks by both parts.
-    await reservations.settlePart(key._id, `lease_1`, 30, 12);
-    await reservations.settlePart(key._id, `lease_1`, 30, 30);
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 440 });
+    await reservations.book.settlePart(key._id, `lease_1`, 30, 12);
+    await reservations.book.settlePart(key._id, `lease_1`, 30, 30);
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 440 });
     // The next lease gives back the first one's undrawn 400 in the same step; 40 stay held for a call still running.
     expect(await reservations.lease(key, 'g', `lease_2`, 30, 100, { leaseId: `lease_1`, unused: 400 })).toEqual({ granted: 100, perCall: false });
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
     // That running call fails: its part goes back, and the first lease is gone.
-    await reservations.release(`lease_1`, 40, key._id);
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 100 });
+    await reservations.book.release(`lease_1`, 40, key._id);
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 100 });
     // A spend naming a lease that is gone is still spend.
-    await reservations.settlePart(key._id, `lease_1`, 10, 5);
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 47, reserved: 100 });
+    await reservations.book.settlePart(key._id, `lease_1`, 10, 5);
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 47, reserved: 100 });
     // Little left: the grant shrinks to half of it, then to what the call needs, then nothing fits.
-    await reservations.release(`lease_2`, 100);
-    await reservations.settlePart(key._id, 'lease_none', 0, 900);
+    await reservations.book.release(`lease_2`, 100);
+    await reservations.book.settlePart(key._id, 'lease_none', 0, 900);
     expect(await reservations.lease(key, 'g', `lease_3`, 10, 1000, undefined)).toEqual({ granted: 26, perCall: false });
     expect(await reservations.lease(key, 'g', `lease_4`, 20, 1000, undefined)).toEqual({ granted: 20, perCall: false });
     await expect(reservations.lease(key, 'g', `lease_5`, 8, 1000, undefined)).rejects.toMatchObject({ code: 'budget_exceeded' });
     // Leases a crashed caller left go back after 15 minutes, sooner than single holds.
     expect(await reservations.sweep(6 * 3600_000, Date.now() + 16 * 60_000)).toBe(2);
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 947, reserved: 0 });
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 947, reserved: 0 });
     await store.close();
   });
 
