@@ -66,9 +66,14 @@ export class AccountingClient {
     });
   }
 
-  /** Gives a reservation back: all of it, or `amountNanoUsd` of it (a lease's undrawn part). */
-  async releaseReservation(reservationId: string, context?: CallContext, amountNanoUsd = 0): Promise<void> {
-    await unary(this.#client, this.#client.ReleaseReservation, { reservation_id: reservationId, amount_nano_usd: amountNanoUsd }, context);
+  /**
+   * Gives a reservation back: all of it, or `amountNanoUsd` of it (a lease's undrawn part). The
+   * key it is held on lets accounting update that key alone instead of searching every key.
+   */
+  async releaseReservation(hold: { keyId: string; reservationId: string; amountNanoUsd?: number }, context?: CallContext): Promise<void> {
+    await unary(this.#client, this.#client.ReleaseReservation, {
+      key_id: hold.keyId, reservation_id: hold.reservationId, amount_nano_usd: hold.amountNanoUsd ?? 0,
+    }, context);
   }
 
   /** Holds a lease; not retried (a lost answer leaves a hold the sweeper returns). */
@@ -140,8 +145,8 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
       queue.push({ input, context, resolve, reject });
       flush();
     }),
-    release: async (reservationId, context) => {
-      await client.releaseReservation(reservationId, { ...context });
+    release: async (hold, context) => {
+      await client.releaseReservation(hold, { ...context });
     },
   };
 }

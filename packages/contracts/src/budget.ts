@@ -16,7 +16,8 @@ export interface ReserveInput {
 export interface BudgetAuthority {
   /** Throws GatewayError budget_exceeded (422) or rate_limit_exceeded (429). */
   reserve(input: ReserveInput, context?: RequestContext): Promise<void>;
-  release(reservationId: string, context?: RequestContext): Promise<void>;
+  /** Gives a reservation back; the key it is held on is named so accounting need not search for it. */
+  release(hold: { keyId: string; reservationId: string }, context?: RequestContext): Promise<void>;
 }
 
 /** For a service run without accounting (some tests): every call fits. */
@@ -37,8 +38,8 @@ export type BudgetClaim =
 export interface CallBudget {
   /** Throws like BudgetAuthority.reserve. */
   claim(input: ReserveInput, context?: RequestContext): Promise<BudgetClaim>;
-  /** The call failed and costs nothing: its claim goes back. */
-  unclaim(claim: BudgetClaim, context?: RequestContext): Promise<void>;
+  /** The call failed and costs nothing: its claim on `keyId` goes back. */
+  unclaim(keyId: string, claim: BudgetClaim, context?: RequestContext): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,8 +50,8 @@ export function perCallBudget(authority: BudgetAuthority): CallBudget {
       await authority.reserve(input, context);
       return { reservation_id: input.reservationId };
     },
-    unclaim: async (claim, context) => {
-      if ('reservation_id' in claim) await authority.release(claim.reservation_id, context);
+    unclaim: async (keyId, claim, context) => {
+      if ('reservation_id' in claim) await authority.release({ keyId, reservationId: claim.reservation_id }, context);
     },
     close: async () => {},
   };

@@ -64,7 +64,7 @@ export function encodeSpendEvent(event: SpendEvent): Uint8Array {
     key_id: event.key_id,
     group: event.group,
     cost_nano_usd: event.cost_nano_usd,
-    occurred_at: event.occurred_at,
+    occurred_at_ms: event.occurred_at,
     // Absent fields stay off the wire (proto3 defaults).
     ...(event.usage ? { usage: { ...event.usage } } : {}),
     ...(event.reservation_id ? { reservation_id: event.reservation_id } : {}),
@@ -90,7 +90,7 @@ export function decodeSpendEvent(data: unknown, subject: string): SpendEvent {
     if (!kind) throw new MalformedEventError(subject, `kind ${String(message.kind)}`);
     event = {
       id: message.id, kind, key_id: message.key_id, group: message.group,
-      cost_nano_usd: message.cost_nano_usd, occurred_at: message.occurred_at,
+      cost_nano_usd: message.cost_nano_usd, occurred_at: message.occurred_at_ms,
       ...(Object.keys(message.usage).length > 0 ? { usage: message.usage } : {}),
       ...(message.reservation_id ? { reservation_id: message.reservation_id } : {}),
       ...(message.lease_id ? { lease_id: message.lease_id, lease_nano_usd: message.lease_nano_usd } : {}),

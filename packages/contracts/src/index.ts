@@ -4,9 +4,10 @@
 
 export { AccountingClient, accountingBudget } from './accounting.js';
 export { ChatClient, type Completion, type CompletionCall, type CompletionStream } from './chat.js';
-export { VideoClient, type CreateVideoCall } from './video.js';
+export { VideoClient, videoJobStatus, videoStatusMessage, type CreateVideoCall, type VideoJobStatus } from './video.js';
 export { perCallBudget, unlimitedBudget, type BudgetAuthority, type BudgetClaim, type CallBudget, type ReserveInput } from './budget.js';
 export { BudgetLeases, LEASE_PREFIX, type BudgetLeaseOptions } from './leases.js';
 export { ALL_MODELS, hashSecret, KEY_PREFIX, keyAllows, looksLikeSecret } from './keys.js';
 export { newCompletionId } from './completions.js';
+export { groupMode, modeMessage, type GroupMode } from './groups.js';
 export * from './events.js';

@@ -13,6 +13,8 @@ import type { BudgetAuthority, BudgetClaim, CallBudget, ReserveInput } from './b
 
 interface Lease {
   id: string;
+  /** The key it is held on, named when its undrawn part goes back. */
+  keyId: string;
   remaining: number;
   /** Calls drawn from it, to size the next one. */
   calls: number;
@@ -144,19 +146,19 @@ export class BudgetLeases implements CallBudget {
       this.#perCallKeys.add(input.keyId);
       return;
     }
-    const lease: Lease = { id: leaseId, remaining: grantedNanoUsd, calls: 0, expiresAt: this.#now() + this.#ttlMs };
+    const lease: Lease = { id: leaseId, keyId: input.keyId, remaining: grantedNanoUsd, calls: 0, expiresAt: this.#now() + this.#ttlMs };
     slot.lease = lease;
     this.#live.set(leaseId, lease);
   }
 
-  async unclaim(claim: BudgetClaim, context?: RequestContext): Promise<void> {
+  async unclaim(keyId: string, claim: BudgetClaim, context?: RequestContext): Promise<void> {
     if ('reservation_id' in claim) {
-      await this.perCall.release(claim.reservation_id, context);
+      await this.perCall.release({ keyId, reservationId: claim.reservation_id }, context);
       return;
     }
     const lease = this.#live.get(claim.lease_id);
     if (lease) lease.remaining += claim.lease_nano_usd;
-    else await this.client.releaseReservation(claim.lease_id, { ...context }, claim.lease_nano_usd);
+    else await this.client.releaseReservation({ keyId, reservationId: claim.lease_id, amountNanoUsd: claim.lease_nano_usd }, { ...context });
   }
 
   /** Gives back the undrawn part of every expired lease (calls still running keep their parts). */
@@ -174,7 +176,7 @@ export class BudgetLeases implements CallBudget {
     this.#live.delete(lease.id);
     if (lease.remaining > 0) {
       // A lost give-back is returned by accounting's lease sweep.
-      this.client.releaseReservation(lease.id, undefined, lease.remaining).catch(() => undefined);
+      this.client.releaseReservation({ keyId: lease.keyId, reservationId: lease.id, amountNanoUsd: lease.remaining }).catch(() => undefined);
     }
   }
 
@@ -186,7 +188,7 @@ export class BudgetLeases implements CallBudget {
       const lease = slot.lease;
       if (!lease) continue;
       this.#live.delete(lease.id);
-      if (lease.remaining > 0) returns.push(this.client.releaseReservation(lease.id, undefined, lease.remaining).catch(() => undefined));
+      if (lease.remaining > 0) returns.push(this.client.releaseReservation({ keyId: lease.keyId, reservationId: lease.id, amountNanoUsd: lease.remaining }).catch(() => undefined));
     }
     this.#slots.clear();
     await Promise.all(returns);

@@ -1,5 +1,29 @@
 import { createClient, unary, type CallContext } from '@gateway/grpc';
-import { protos, type ModelGroup__Output, type VideoJob__Output, type VideoServiceClient } from '@gateway/protos';
+import { protos, type ModelGroup__Output, type VideoJob__Output, type VideoServiceClient, type VideoStatus__Output } from '@gateway/protos';
+
+/** A job's status as the video service records it and the HTTP API shows it. */
+export type VideoJobStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+// The one table between those strings and the VideoStatus enum they cross gRPC as: the video
+// service encodes with it, the edge decodes with it.
+const STATUS_MESSAGE: Readonly<Record<VideoJobStatus, VideoStatus__Output>> = {
+  queued: 'VIDEO_STATUS_QUEUED',
+  in_progress: 'VIDEO_STATUS_IN_PROGRESS',
+  completed: 'VIDEO_STATUS_COMPLETED',
+  failed: 'VIDEO_STATUS_FAILED',
+  cancelled: 'VIDEO_STATUS_CANCELLED',
+};
+const STATUS_OF = new Map<string, VideoJobStatus>(Object.entries(STATUS_MESSAGE).map(([status, message]) => [message, status as VideoJobStatus]));
+
+/** The enum value a status travels as. */
+export function videoStatusMessage(status: VideoJobStatus): VideoStatus__Output {
+  return STATUS_MESSAGE[status];
+}
+
+/** The status a received enum value stands for; `queued` for UNSPECIFIED or a value this build does not know. */
+export function videoJobStatus(message: VideoStatus__Output): VideoJobStatus {
+  return STATUS_OF.get(message) ?? 'queued';
+}
 
 export interface CreateVideoCall {
   keyId: string;

@@ -13,11 +13,11 @@ describe('gRPC conventions', () => {
     let seen: string | undefined;
     const { client } = await serve(async (call) => {
       seen = call.requestId;
-      return { groups: [{ id: 'g', aliases: ['a'], mode: 'chat', max_input_tokens: 10, max_output_tokens: 5, created: 1 }] };
+      return { groups: [{ id: 'g', aliases: ['a'], mode: 'MODEL_GROUP_MODE_CHAT', max_input_tokens: 10, max_output_tokens: 5, created_at_ms: 1000 }] };
     });
     const response = await unary(client, client.ListModels, {}, { requestId: 'req-123' });
     expect(seen).toBe('req-123');
-    expect(response.groups[0]).toEqual({ id: 'g', aliases: ['a'], mode: 'chat', max_input_tokens: 10, max_output_tokens: 5, created: 1 });
+    expect(response.groups[0]).toEqual({ id: 'g', aliases: ['a'], mode: 'MODEL_GROUP_MODE_CHAT', max_input_tokens: 10, max_output_tokens: 5, created_at_ms: 1000 });
   });
 
   it('brings a GatewayError across the hop with its code, message, param and retry-after', async () => {

@@ -52,6 +52,7 @@ export type { VideoServiceClient, VideoServiceHandlers } from './generated/gatew
 export type { HealthClient, HealthHandlers } from './generated/grpc/health/v1/Health.js';
 export type { HealthCheckResponse__Output } from './generated/grpc/health/v1/HealthCheckResponse.js';
 export type { ModelGroup, ModelGroup__Output } from './generated/gateway/common/v1/ModelGroup.js';
+export type { ModelGroupMode__Output } from './generated/gateway/common/v1/ModelGroupMode.js';
 export type { Key, Key__Output } from './generated/gateway/accounting/v1/Key.js';
 export type { GroupUsage, GroupUsage__Output } from './generated/gateway/accounting/v1/GroupUsage.js';
 export type { GetUsageResponse, GetUsageResponse__Output } from './generated/gateway/accounting/v1/GetUsageResponse.js';

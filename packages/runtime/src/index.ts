@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { InProcessBus, NatsBus, openOutbox, type Bus } from '@gateway/bus';
-import { SPEND_STREAM, SPEND_SUBJECTS } from '@gateway/contracts';
+import { modeMessage, SPEND_STREAM, SPEND_SUBJECTS } from '@gateway/contracts';
 import { exampleConfigPath, loadConfig, type Env, type GatewayConfig, type GroupConfig } from '@gateway/config';
 import type { ModelGroup } from '@gateway/protos';
 import type { GrpcServer } from '@gateway/grpc';
@@ -107,10 +107,11 @@ export function modelGroupMessage(group: GroupConfig): ModelGroup {
   return {
     id: group.id,
     aliases: [...group.aliases],
-    mode: group.mode,
+    mode: modeMessage(group.mode),
     max_input_tokens: group.maxInputTokens ?? 0,
     max_output_tokens: group.maxOutputTokens ?? 0,
-    created: group.created,
+    // The configuration says seconds (as /v1/models shows them); every time on the wire is ms.
+    created_at_ms: group.created * 1000,
   };
 }
 

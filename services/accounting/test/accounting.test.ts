@@ -65,14 +65,14 @@ describe('keys', () => {
   it('authenticate by hash; revoked and unknown keys fail alike', async () => {
     const { client } = await start();
     const { key, secret } = await client.createKey({ name: 'a', models: ['flash', 'beta-dance'], budgetNanoUsd: 25e9, rpm: 60 });
-    expect(key).toMatchObject({ name: 'a', models: ['beta-dance', 'gamma-flash'], budget_nano_usd: 25e9, rpm: 60, revoked_at: 0 });
+    expect(key).toMatchObject({ name: 'a', models: ['beta-dance', 'gamma-flash'], budget_nano_usd: 25e9, rpm: 60, revoked_at_ms: 0 });
     const found = await client.authenticateKey(hashSecret(secret));
     expect(found.key.id).toBe(key.id);
     await expect(client.authenticateKey(hashSecret(`${secret}x`))).rejects.toMatchObject({ code: 'invalid_api_key' });
     await expect(client.authenticateKey('not-a-hash')).rejects.toMatchObject({ code: 'invalid_api_key' });
     const revoked = await client.revokeKey(key.id);
-    expect(revoked.revoked_at).toBeGreaterThan(0);
-    expect((await client.revokeKey(key.id)).revoked_at).toBe(revoked.revoked_at);
+    expect(revoked.revoked_at_ms).toBeGreaterThan(0);
+    expect((await client.revokeKey(key.id)).revoked_at_ms).toBe(revoked.revoked_at_ms);
     await expect(client.authenticateKey(hashSecret(secret))).rejects.toMatchObject({ code: 'invalid_api_key' });
     await expect(client.getKey('key_nope')).rejects.toMatchObject({ code: 'key_not_found' });
   });
@@ -127,7 +127,7 @@ describe('spend', () => {
       { group: 'alpha-h3', spent_nano_usd: 480_000_000, requests: 1 },
       { group: 'gamma-flash', spent_nano_usd: 2000, requests: 2 },
     ]);
-    expect(usage.period_start).toBe(key.created_at);
+    expect(usage.period_start_ms).toBe(key.created_at_ms);
   });
 });
 
@@ -150,8 +150,12 @@ describe('reservations', () => {
     // The same id again holds nothing more.
     expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 600, reservationId: 'chatcmpl-a' })).toBe(400);
     await expect(client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 401, reservationId: 'chatcmpl-b' })).rejects.toMatchObject({ code: 'budget_exceeded' });
-    await client.releaseReservation('chatcmpl-a');
-    await client.releaseReservation('chatcmpl-a');
+    await client.releaseReservation({ keyId: key.id, reservationId: 'chatcmpl-a' });
+    await client.releaseReservation({ keyId: key.id, reservationId: 'chatcmpl-a' });
+    expect((await client.getUsage(key.id)).reserved_nano_usd).toBe(0);
+    // An older caller names no key: the hold is found among every key's.
+    await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 100, reservationId: 'chatcmpl-old' });
+    await client.releaseReservation({ keyId: '', reservationId: 'chatcmpl-old' });
     expect((await client.getUsage(key.id)).reserved_nano_usd).toBe(0);
     // A spend event for a hold that was released already: recorded as plain spend, once.
     const event: SpendEvent = { id: 'chatcmpl-a', kind: 'chat', key_id: key.id, group: 'gamma-flash', cost_nano_usd: 250, occurred_at: Date.now(), reservation_id: 'chatcmpl-a' };
@@ -168,7 +172,7 @@ describe('reservations', () => {
     const { key } = await keys.create({ name: 'race', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
     const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => reservations.reserve(key, 'g', 30, `chatcmpl-${i}`)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(33);
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 990 });
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 990 });
     await store.close();
   });
 
@@ -176,7 +180,7 @@ describe('reservations', () => {
     const { store, keys, reservations } = await openReservations();
     const { key } = await keys.create({ name: 's', models: ['*'], budgetNanoUsd: 100, rpm: 0 });
     await reservations.reserve(key, 'g', 60, 'video_old');
-    expect(await reservations.figures(await keys.get(key._id))).toMatchObject({ reserved: 60 });
+    expect(await reservations.book.figures(await keys.get(key._id))).toMatchObject({ reserved: 60 });
     await expect(reservations.reserve(key, 'g', 41, 'video_more')).rejects.toMatchObject({ code: 'budget_exceeded' });
     expect(await reservations.sweep(60_000, Date.now())).toBe(0);
     expect(await reservations.sweep(60_000, Date.now() + 61_000)).toBe(1);
@@ -192,29 +196,29 @@ describe('budget leases', () => {
     const { key } = await keys.create({ name: 'lease', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
     // At most half of what is left, at least what the asking call needs.
     expect(await reservations.lease(key, 'g', `lease_1`, 30, 900, undefined)).toEqual({ granted: 500, perCall: false });
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 500 });
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 500 });
     // Two calls drew 30 each; one spent 12, the other 30 (its whole part): the lease shrinks by both parts.
-    await reservations.settlePart(key._id, `lease_1`, 30, 12);
-    await reservations.settlePart(key._id, `lease_1`, 30, 30);
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 440 });
+    await reservations.book.settlePart(key._id, `lease_1`, 30, 12);
+    await reservations.book.settlePart(key._id, `lease_1`, 30, 30);
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 440 });
     // The next lease gives back the first one's undrawn 400 in the same step; 40 stay held for a call still running.
     expect(await reservations.lease(key, 'g', `lease_2`, 30, 100, { leaseId: `lease_1`, unused: 400 })).toEqual({ granted: 100, perCall: false });
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
     // That running call fails: its part goes back, and the first lease is gone.
-    await reservations.release(`lease_1`, 40);
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 100 });
+    await reservations.book.release(`lease_1`, 40, key._id);
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 100 });
     // A spend naming a lease that is gone is still spend.
-    await reservations.settlePart(key._id, `lease_1`, 10, 5);
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 47, reserved: 100 });
+    await reservations.book.settlePart(key._id, `lease_1`, 10, 5);
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 47, reserved: 100 });
     // Little left: the grant shrinks to half of it, then to what the call needs, then nothing fits.
-    await reservations.release(`lease_2`, 100);
-    await reservations.settlePart(key._id, 'lease_none', 0, 900);
+    await reservations.book.release(`lease_2`, 100);
+    await reservations.book.settlePart(key._id, 'lease_none', 0, 900);
     expect(await reservations.lease(key, 'g', `lease_3`, 10, 1000, undefined)).toEqual({ granted: 26, perCall: false });
     expect(await reservations.lease(key, 'g', `lease_4`, 20, 1000, undefined)).toEqual({ granted: 20, perCall: false });
     await expect(reservations.lease(key, 'g', `lease_5`, 8, 1000, undefined)).rejects.toMatchObject({ code: 'budget_exceeded' });
     // Leases a crashed caller left go back after 15 minutes, sooner than single holds.
     expect(await reservations.sweep(6 * 3600_000, Date.now() + 16 * 60_000)).toBe(2);
-    expect(await reservations.figures(await keys.get(key._id))).toEqual({ spent: 947, reserved: 0 });
+    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 947, reserved: 0 });
     await store.close();
   });
 
@@ -245,8 +249,8 @@ describe('budget leases', () => {
         if (failNext) throw new GatewayError('service_unavailable');
         return { grantedNanoUsd: 1000, perCall: false };
       },
-      releaseReservation: async (id: string, _context: unknown, amount: number) => {
-        calls.push(`release ${id.split('_').pop()}:${amount}`);
+      releaseReservation: async (hold: { reservationId: string; amountNanoUsd: number }) => {
+        calls.push(`release ${hold.reservationId.split('_').pop()}:${hold.amountNanoUsd}`);
       },
     } as unknown as AccountingClient;
     const leases = new BudgetLeases(fake, accountingBudget(fake), { ttlMs: 100 });
@@ -285,7 +289,7 @@ describe('budget leases', () => {
       if (i % 2 === 0) {
         const event: SpendEvent = { id: `chatcmpl-spend-${i}`, kind: 'chat', key_id: key.id, group: 'gamma-flash', cost_nano_usd: 40, occurred_at: Date.now(), ...c };
         await bus.publish(spendSubject('chat'), event.id, event);
-      } else await leases.unclaim(c);
+      } else await leases.unclaim(key.id, c);
     }
     await until(async () => {
       const usage = await client.getUsage(key.id);

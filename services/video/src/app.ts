@@ -1,7 +1,7 @@
 import { servedGroups, type VideoGroupConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type VideoJob, type VideoServiceHandlers } from '@gateway/protos';
-import { unlimitedBudget, type BudgetAuthority } from '@gateway/contracts';
+import { unlimitedBudget, videoStatusMessage, type BudgetAuthority } from '@gateway/contracts';
 import { modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
 import { observeBus } from '@gateway/telemetry';
@@ -26,24 +26,16 @@ export interface VideoApp {
   stop(): Promise<void>;
 }
 
-// Records read back normalized (TaskRepository), so only the gateway's statuses reach here.
-const STATUS: Readonly<Record<string, VideoJob['status']>> = {
-  queued: 'VIDEO_STATUS_QUEUED',
-  in_progress: 'VIDEO_STATUS_IN_PROGRESS',
-  completed: 'VIDEO_STATUS_COMPLETED',
-  failed: 'VIDEO_STATUS_FAILED',
-  cancelled: 'VIDEO_STATUS_CANCELLED',
-};
-
 /** A job as it crosses to the edge: never the provider's task id or address. */
 export function jobMessage(task: TaskRecord): VideoJob {
   return {
     id: task._id,
     model: task.model,
-    status: STATUS[task.status] ?? 'VIDEO_STATUS_QUEUED',
+    // Records read back normalized (TaskRepository), so only the gateway's statuses reach here.
+    status: videoStatusMessage(task.status),
     progress: task.progress,
-    created_at: Math.floor(task.created_at.getTime() / 1000),
-    completed_at: task.completed_at ? Math.floor(task.completed_at.getTime() / 1000) : 0,
+    created_at_ms: task.created_at.getTime(),
+    completed_at_ms: task.completed_at ? task.completed_at.getTime() : 0,
     seconds: task.seconds,
     size: task.size ?? '',
     error_message: task.error_message ?? '',

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InProcessBus } from '@gateway/bus';
-import { decodeSpendEvent, SPEND_SUBJECTS, type SpendEvent } from '@gateway/contracts';
+import { decodeSpendEvent, SPEND_SUBJECTS, videoJobStatus, videoStatusMessage, type SpendEvent } from '@gateway/contracts';
 import { parseConfig, type VideoGroupConfig } from '@gateway/config';
 import { silentLogger } from '@gateway/logging';
 import { VideoSimulator } from '@gateway/simulators';
@@ -113,5 +113,14 @@ describe('several video replicas', () => {
     await tasks.insert(legacy);
     expect(jobMessage((await tasks.findOwned('video_legacy', 'k'))!).status).toBe('VIDEO_STATUS_COMPLETED');
     await store.close();
+  });
+});
+
+describe('video job statuses', () => {
+  it('cross gRPC and come back as the same strings, through the one table both sides use', () => {
+    for (const status of ['queued', 'in_progress', 'completed', 'failed', 'cancelled'] as const) {
+      expect(videoJobStatus(videoStatusMessage(status))).toBe(status);
+    }
+    expect(videoJobStatus('VIDEO_STATUS_UNSPECIFIED')).toBe('queued');
   });
 });

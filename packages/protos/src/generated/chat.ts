@@ -1,5 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
-import type { MessageTypeDefinition } from '@grpc/proto-loader';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { ChatServiceClient as _gateway_chat_v1_ChatServiceClient, ChatServiceDefinition as _gateway_chat_v1_ChatServiceDefinition } from './gateway/chat/v1/ChatService.js';
 import type { CreateChatCompletionRequest as _gateway_chat_v1_CreateChatCompletionRequest, CreateChatCompletionRequest__Output as _gateway_chat_v1_CreateChatCompletionRequest__Output } from './gateway/chat/v1/CreateChatCompletionRequest.js';
@@ -33,6 +33,7 @@ export interface ProtoGrpcType {
     common: {
       v1: {
         ModelGroup: MessageTypeDefinition<_gateway_common_v1_ModelGroup, _gateway_common_v1_ModelGroup__Output>
+        ModelGroupMode: EnumTypeDefinition
       }
     }
   }

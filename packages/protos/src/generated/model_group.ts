@@ -1,5 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
-import type { MessageTypeDefinition } from '@grpc/proto-loader';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { ModelGroup as _gateway_common_v1_ModelGroup, ModelGroup__Output as _gateway_common_v1_ModelGroup__Output } from './gateway/common/v1/ModelGroup.js';
 
@@ -12,6 +12,7 @@ export interface ProtoGrpcType {
     common: {
       v1: {
         ModelGroup: MessageTypeDefinition<_gateway_common_v1_ModelGroup, _gateway_common_v1_ModelGroup__Output>
+        ModelGroupMode: EnumTypeDefinition
       }
     }
   }

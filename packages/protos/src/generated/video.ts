@@ -22,6 +22,7 @@ export interface ProtoGrpcType {
     common: {
       v1: {
         ModelGroup: MessageTypeDefinition<_gateway_common_v1_ModelGroup, _gateway_common_v1_ModelGroup__Output>
+        ModelGroupMode: EnumTypeDefinition
       }
     }
     video: {

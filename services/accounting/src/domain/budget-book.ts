@@ -6,6 +6,9 @@ import type { KeyRecord, KeyRepository } from './keys.js';
 // microseconds, with nothing kept in this process's memory. docs/architecture.md, "Budget
 // authority", has the measurement.
 
+/** What a hold id may be: it becomes part of a field path (`holds.<id>`), so nothing else is let near the store. */
+export const HOLD_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
 export class BudgetBook {
   constructor(private readonly keys: KeyRepository) {}
 
@@ -47,10 +50,15 @@ export class BudgetBook {
     await this.keys.spend(keyId, cost);
   }
 
-  /** Gives a hold back: `part` of it, or all of it when `part` is undefined or covers it. */
-  async release(holdId: string, part?: number): Promise<void> {
+  /**
+   * Gives a hold back: `part` of it, or all of it when `part` is undefined or covers it.
+   * `keyId` (empty when the caller did not say) spares a scan of every key for the hold.
+   */
+  async release(holdId: string, part?: number, keyId = ''): Promise<void> {
+    // An id that cannot be a hold is not held: nothing to give back.
+    if (!HOLD_ID.test(holdId)) return;
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      const key = await this.keys.findByHold(holdId);
+      const key = await this.keys.findByHold(holdId, keyId);
       const hold = key?.holds?.[holdId];
       if (!key || !hold) return;
       if (part !== undefined && part < hold.amount) {

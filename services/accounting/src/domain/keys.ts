@@ -171,7 +171,12 @@ export class KeyRepository {
     await this.keys.updateOne({ _id: id }, { $set: { spent_nano_usd: spent, reserved_nano_usd: reserved, available_nano_usd: available } });
   }
 
-  async findByHold(holdId: string): Promise<KeyRecord | null> {
+  /**
+   * The key holding `holdId`: read by id when the caller names the key, else a scan of every
+   * key's holds (no index can cover a dynamic field name), kept for callers that do not.
+   */
+  async findByHold(holdId: string, keyId = ''): Promise<KeyRecord | null> {
+    if (keyId) return this.keys.findOne({ _id: keyId, [`holds.${holdId}`]: { $exists: true } });
     return this.keys.findOne({ [`holds.${holdId}`]: { $exists: true } });
   }
 

@@ -2,7 +2,7 @@ import { LEASE_PREFIX } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import type { Collection, Doc, DocumentStore } from '@gateway/store';
 import type { KeyRecord, KeyRepository } from './keys.js';
-import { BudgetBook } from './budget-book.js';
+import { BudgetBook, HOLD_ID } from './budget-book.js';
 
 // Budget reservations and per-key rate limits. A call first holds its worst-case price on its
 // key with one conditional atomic update (available >= price, this hold not there yet); the
@@ -18,7 +18,6 @@ interface RateWindow extends Doc {
 
 export const RATE_COLLECTION = 'accounting_rate_windows';
 const WINDOW_MS = 60_000;
-const HOLD_ID = /^[A-Za-z0-9_-]{1,128}$/;
 export { LEASE_PREFIX };
 /**
  * A lease left by a caller that crashed goes back after this long: longer than any call drawn
@@ -29,7 +28,8 @@ export const LEASE_MAX_AGE_MS = 15 * 60_000;
 export class Reservations {
   private constructor(
     private readonly windows: Collection<RateWindow>,
-    private readonly book: BudgetBook,
+    /** Where balances move: settling, releasing and reading figures go to it directly. */
+    readonly book: BudgetBook,
   ) {}
 
   /** Balances live on the key documents and rate windows in their own collection, both in the store. */
@@ -95,7 +95,7 @@ export class Reservations {
     for (const amount of [min, want]) {
       if (!Number.isSafeInteger(amount) || amount < 0) throw new GatewayError('invalid_request', { param: 'amount_nano_usd', message: 'amounts must be whole numbers >= 0' });
     }
-    if (previous) await this.release(previous.leaseId, previous.unused);
+    if (previous) await this.book.release(previous.leaseId, previous.unused, key._id);
     // Another caller may take what was seen between the read and the conditional hold: look again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const available = await this.book.available(key);
@@ -106,30 +106,6 @@ export class Reservations {
     throw new GatewayError('budget_exceeded', {
       message: `This API key has no budget left for this request (it needs up to ${(min / 1e9).toFixed(6)} USD).`,
     });
-  }
-
-  /** Records a call's spend, settling its hold when one is held. */
-  async settle(keyId: string, holdId: string | undefined, cost: number): Promise<void> {
-    await this.book.settle(keyId, holdId, cost);
-  }
-
-  /** Settles a hold that is still held; nothing otherwise (the spend was recorded already). */
-  async settleIfHeld(keyId: string, holdId: string, cost: number): Promise<void> {
-    await this.book.settleIfHeld(keyId, holdId, cost);
-  }
-
-  /** Records spend drawn from a lease, taking the part its call drew off the lease. */
-  async settlePart(keyId: string, leaseId: string, part: number, cost: number): Promise<void> {
-    await this.book.settlePart(keyId, leaseId, part, cost);
-  }
-
-  /** Gives a hold back (its call failed), or `part` of it; nothing happens when it is not held. */
-  async release(holdId: string, part?: number): Promise<void> {
-    if (HOLD_ID.test(holdId)) await this.book.release(holdId, part);
-  }
-
-  figures(key: KeyRecord): { spent: number; reserved: number } {
-    return this.book.figures(key);
   }
 
   /** Gives back every lease (their holder is known to be gone); returns how many. */

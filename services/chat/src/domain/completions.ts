@@ -60,7 +60,7 @@ export class ChatCompletions {
   }
 
   async #release(input: CompletionInput, claim: BudgetClaim): Promise<void> {
-    await this.budget.unclaim(claim, { requestId: input.requestId, scope: input.scope }).catch((error: unknown) => {
+    await this.budget.unclaim(input.keyId, claim, { requestId: input.requestId, scope: input.scope }).catch((error: unknown) => {
       // The sweeper gives it back later; the call's own failure is what the caller must hear.
       this.logger.warn({ ...fieldsOf(input.scope), err: error }, 'could not release a reservation');
     });

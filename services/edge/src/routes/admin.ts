@@ -33,8 +33,8 @@ export function adminKeyView(key: Key__Output, spentNanoUsd?: number) {
     ...(spentNanoUsd === undefined ? {} : { spent_usd: nanosToUsd(spentNanoUsd) }),
     rpm: key.rpm || null,
     tpm: key.tpm || null,
-    created_at: Math.floor(key.created_at / 1000),
-    revoked_at: key.revoked_at ? Math.floor(key.revoked_at / 1000) : null,
+    created_at: Math.floor(key.created_at_ms / 1000),
+    revoked_at: key.revoked_at_ms ? Math.floor(key.revoked_at_ms / 1000) : null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { keyAllows, newCompletionId, type CompletionCall, type CompletionStream } from '@gateway/contracts';
+import { groupMode, keyAllows, newCompletionId, type CompletionCall, type CompletionStream } from '@gateway/contracts';
 import { GatewayError, toOpenAIError } from '@gateway/errors';
 import { fromServiceError, isServiceError, isTransportUnavailable, upstreamMsOf } from '@gateway/grpc';
 import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';
@@ -74,7 +74,8 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
     if (!group) throw new GatewayError('model_not_found', { param: 'model' });
     request.metricsGroup = group.id;
     if (!keyAllows(key, group.id)) throw new GatewayError('model_not_allowed', { param: 'model' });
-    if (group.mode !== 'chat') throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is a ${group.mode} model; use its own endpoint.` });
+    const mode = groupMode(group);
+    if (mode !== 'chat') throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is a ${mode ?? 'non-chat'} model; use its own endpoint.` });
     if (spentNanoUsd >= key.budget_nano_usd) throw new GatewayError('budget_exceeded');
 
     const call: CompletionCall = { completionId: newCompletionId(), keyId: key.id, model, group: group.id, body: raw };

@@ -1,4 +1,4 @@
-import { keyAllows } from '@gateway/contracts';
+import { groupMode, keyAllows } from '@gateway/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ModelCatalog } from '../catalog.js';
 import { callContext } from '../telemetry.js';
@@ -20,9 +20,9 @@ export const modelsRoutes: FastifyPluginAsync<ModelsRoutesOptions> = async (app,
         .map((group) => ({
           id: group.id,
           object: 'model',
-          created: group.created,
+          created: Math.floor(group.created_at_ms / 1000),
           owned_by: 'gateway',
-          mode: group.mode,
+          mode: groupMode(group),
           max_input_tokens: group.max_input_tokens || null,
           max_output_tokens: group.max_output_tokens || null,
         })),

@@ -22,7 +22,7 @@ export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, {
     const remaining = Math.max(0, key.budget_nano_usd - usage.spent_nano_usd - usage.reserved_nano_usd);
     return {
       object: 'usage',
-      key: { id: key.id, name: key.name, hint: key.hint, created_at: Math.floor(key.created_at / 1000) },
+      key: { id: key.id, name: key.name, hint: key.hint, created_at: Math.floor(key.created_at_ms / 1000) },
       budget: {
         limit_usd: nanosToUsd(key.budget_nano_usd),
         spent_usd: nanosToUsd(usage.spent_nano_usd),
@@ -34,7 +34,7 @@ export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, {
         available: groups.filter((g) => keyAllows(key, g.id)).map((g) => g.id).sort(),
       },
       by_model: usage.groups.map((g) => ({ model: g.group, spent_usd: nanosToUsd(g.spent_nano_usd), requests: g.requests })),
-      period: { start: Math.floor(usage.period_start / 1000), end: null },
+      period: { start: Math.floor(usage.period_start_ms / 1000), end: null },
       rate_limits: { rpm: key.rpm || null, tpm: key.tpm || null },
     };
   });

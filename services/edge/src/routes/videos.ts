@@ -1,4 +1,4 @@
-import { keyAllows } from '@gateway/contracts';
+import { groupMode, keyAllows, videoJobStatus } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import type { VideoJob__Output } from '@gateway/protos';
 import multipart from '@fastify/multipart';
@@ -14,25 +14,17 @@ export interface VideoRoutesOptions {
   catalog: ModelCatalog;
 }
 
-const STATUS: Readonly<Record<string, string>> = {
-  VIDEO_STATUS_QUEUED: 'queued',
-  VIDEO_STATUS_IN_PROGRESS: 'in_progress',
-  VIDEO_STATUS_COMPLETED: 'completed',
-  VIDEO_STATUS_FAILED: 'failed',
-  VIDEO_STATUS_CANCELLED: 'cancelled',
-};
-
 /** The job object of the specification; never the provider's task id or download address. */
 export function jobView(job: VideoJob__Output) {
-  const status = STATUS[job.status] ?? 'queued';
+  const status = videoJobStatus(job.status);
   return {
     id: job.id,
     object: 'video',
     model: job.model,
     status,
     progress: job.progress,
-    created_at: job.created_at,
-    ...(status === 'completed' ? { completed_at: job.completed_at } : {}),
+    created_at: Math.floor(job.created_at_ms / 1000),
+    ...(status === 'completed' ? { completed_at: Math.floor(job.completed_at_ms / 1000) } : {}),
     seconds: String(job.seconds),
     ...(status === 'completed' && job.size ? { size: job.size } : {}),
     ...(status === 'failed' ? { error: { message: job.error_message || 'The video could not be generated.' } } : {}),
@@ -96,7 +88,7 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     const group = await catalog.resolve(fields.model, callContext(request));
     if (group) request.metricsGroup = group.id;
     // On this route a model the key cannot use is a 422: the request is refused before any task exists.
-    if (!group || group.mode !== 'video' || !keyAllows(key, group.id)) {
+    if (!group || groupMode(group) !== 'video' || !keyAllows(key, group.id)) {
       throw new GatewayError('invalid_request', { param: 'model', message: `Invalid value for 'model': '${fields.model}' is not a video model this key can use.` });
     }
     if (spentNanoUsd >= key.budget_nano_usd) throw new GatewayError('budget_exceeded');

@@ -110,7 +110,7 @@ export class VideoJobs {
       });
       return await this.#record(keyId, model, group, attempt.group, attempt.deployment, taskId, request, jobId, context);
     } catch (error) {
-      await this.deps.budget.release(jobId, context).catch(() => undefined);
+      await this.deps.budget.release({ keyId, reservationId: jobId }, context).catch(() => undefined);
       throw error;
     }
   }
@@ -247,7 +247,7 @@ export class VideoJobs {
     if ((updated.status === 'failed' || updated.status === 'cancelled') && updated.billing === 'pending') {
       // Failures, moderation rejections and cancellations are free: the held price goes back.
       const freed = await this.deps.tasks.settleBilling(updated._id, 'free', null);
-      if (freed) await this.deps.budget.release(updated._id).catch((error: unknown) => this.deps.logger.warn({ err: error, jobId: updated._id }, 'could not release a job\'s reservation; the sweeper will'));
+      if (freed) await this.deps.budget.release({ keyId: updated.key_id, reservationId: updated._id }).catch((error: unknown) => this.deps.logger.warn({ err: error, jobId: updated._id }, 'could not release a job\'s reservation; the sweeper will'));
       return freed ?? updated;
     }
     return updated;

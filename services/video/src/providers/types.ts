@@ -1,7 +1,9 @@
 import type { DeploymentConfig } from '@gateway/config';
+import type { VideoJobStatus } from '@gateway/contracts';
 import type { ProviderHttp } from '../upstream.js';
 
-export type JobStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+/** The statuses the gateway records; the contracts define them, with their wire form. */
+export type JobStatus = VideoJobStatus;
 
 /** What the gateway asks a provider to render, already validated against the group. */
 export interface RenderRequest {

@@ -15,7 +15,7 @@ export interface GetUsageResponse {
   /**
    * Unix milliseconds: the start of the period the figures cover (the key's creation).
    */
-  'period_start'?: (number | string | Long);
+  'period_start_ms'?: (number | string | Long);
 }
 
 export interface GetUsageResponse__Output {
@@ -29,5 +29,5 @@ export interface GetUsageResponse__Output {
   /**
    * Unix milliseconds: the start of the period the figures cover (the key's creation).
    */
-  'period_start': (number);
+  'period_start_ms': (number);
 }

@@ -20,11 +20,11 @@ export interface Key {
   /**
    * Unix milliseconds.
    */
-  'created_at'?: (number | string | Long);
+  'created_at_ms'?: (number | string | Long);
   /**
    * Unix milliseconds; 0 while the key is active.
    */
-  'revoked_at'?: (number | string | Long);
+  'revoked_at_ms'?: (number | string | Long);
   /**
    * "sk-…" and the last four characters, to tell keys apart.
    */
@@ -53,11 +53,11 @@ export interface Key__Output {
   /**
    * Unix milliseconds.
    */
-  'created_at': (number);
+  'created_at_ms': (number);
   /**
    * Unix milliseconds; 0 while the key is active.
    */
-  'revoked_at': (number);
+  'revoked_at_ms': (number);
   /**
    * "sk-…" and the last four characters, to tell keys apart.
    */

@@ -8,6 +8,11 @@ export interface ReleaseReservationRequest {
    * How much of it to give back; 0 gives back all that is held.
    */
   'amount_nano_usd'?: (number | string | Long);
+  /**
+   * The key the reservation is held on: the release is then one update of that key. Empty (older
+   * callers) makes accounting look the reservation up among every key's holds.
+   */
+  'key_id'?: (string);
 }
 
 export interface ReleaseReservationRequest__Output {
@@ -16,4 +21,9 @@ export interface ReleaseReservationRequest__Output {
    * How much of it to give back; 0 gives back all that is held.
    */
   'amount_nano_usd': (number);
+  /**
+   * The key the reservation is held on: the release is then one update of that key. Empty (older
+   * callers) makes accounting look the reservation up among every key's holds.
+   */
+  'key_id': (string);
 }

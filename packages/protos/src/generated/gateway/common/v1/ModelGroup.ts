@@ -1,5 +1,6 @@
 // Original file: proto/gateway/common/v1/model_group.proto
 
+import type { ModelGroupMode as _gateway_common_v1_ModelGroupMode, ModelGroupMode__Output as _gateway_common_v1_ModelGroupMode__Output } from '../../../gateway/common/v1/ModelGroupMode.js';
 import type { Long } from '@grpc/proto-loader';
 
 /**
@@ -15,16 +16,13 @@ export interface ModelGroup {
    * Other names accepted in `model`; never listed by /v1/models.
    */
   'aliases'?: (string)[];
-  /**
-   * "chat" or "video".
-   */
-  'mode'?: (string);
   'max_input_tokens'?: (number | string | Long);
   'max_output_tokens'?: (number | string | Long);
+  'mode'?: (_gateway_common_v1_ModelGroupMode);
   /**
-   * Unix seconds; the same for every replica that loads the same config.
+   * Unix milliseconds; the same for every replica that loads the same config.
    */
-  'created'?: (number | string | Long);
+  'created_at_ms'?: (number | string | Long);
 }
 
 /**
@@ -40,14 +38,11 @@ export interface ModelGroup__Output {
    * Other names accepted in `model`; never listed by /v1/models.
    */
   'aliases': (string)[];
-  /**
-   * "chat" or "video".
-   */
-  'mode': (string);
   'max_input_tokens': (number);
   'max_output_tokens': (number);
+  'mode': (_gateway_common_v1_ModelGroupMode__Output);
   /**
-   * Unix seconds; the same for every replica that loads the same config.
+   * Unix milliseconds; the same for every replica that loads the same config.
    */
-  'created': (number);
+  'created_at_ms': (number);
 }

@@ -22,7 +22,7 @@ export interface SpendEvent {
   /**
    * Unix milliseconds.
    */
-  'occurred_at'?: (number | string | Long);
+  'occurred_at_ms'?: (number | string | Long);
   /**
    * Usage behind the cost, for audit (prompt_tokens, seconds, ...).
    */
@@ -57,7 +57,7 @@ export interface SpendEvent__Output {
   /**
    * Unix milliseconds.
    */
-  'occurred_at': (number);
+  'occurred_at_ms': (number);
   /**
    * Usage behind the cost, for audit (prompt_tokens, seconds, ...).
    */

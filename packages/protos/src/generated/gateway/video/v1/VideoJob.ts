@@ -14,14 +14,6 @@ export interface VideoJob {
   'model'?: (string);
   'status'?: (_gateway_video_v1_VideoStatus);
   'progress'?: (number);
-  /**
-   * Unix seconds.
-   */
-  'created_at'?: (number | string | Long);
-  /**
-   * Unix seconds; 0 until completed.
-   */
-  'completed_at'?: (number | string | Long);
   'seconds'?: (number);
   /**
    * "<width>x<height>"; empty until known.
@@ -35,6 +27,14 @@ export interface VideoJob {
    * Token-billed groups: the provider's real count once known.
    */
   'total_tokens'?: (number | string | Long);
+  /**
+   * Unix milliseconds.
+   */
+  'created_at_ms'?: (number | string | Long);
+  /**
+   * Unix milliseconds; 0 until completed.
+   */
+  'completed_at_ms'?: (number | string | Long);
 }
 
 export interface VideoJob__Output {
@@ -48,14 +48,6 @@ export interface VideoJob__Output {
   'model': (string);
   'status': (_gateway_video_v1_VideoStatus__Output);
   'progress': (number);
-  /**
-   * Unix seconds.
-   */
-  'created_at': (number);
-  /**
-   * Unix seconds; 0 until completed.
-   */
-  'completed_at': (number);
   'seconds': (number);
   /**
    * "<width>x<height>"; empty until known.
@@ -69,4 +61,12 @@ export interface VideoJob__Output {
    * Token-billed groups: the provider's real count once known.
    */
   'total_tokens': (number);
+  /**
+   * Unix milliseconds.
+   */
+  'created_at_ms': (number);
+  /**
+   * Unix milliseconds; 0 until completed.
+   */
+  'completed_at_ms': (number);
 }
