@@ -27,7 +27,13 @@ const cleanup = () => {
 process.on('exit', cleanup);
 process.on('SIGINT', () => process.exit(130));
 
-const json = (line) => { try { return JSON.parse(line); } catch { return undefined; } };
+const json = (line) => {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+};
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
 async function freePort() {
@@ -49,7 +55,9 @@ const naive = await start([join(root, 'bench/lib/naive-chain.mjs'), urls.fast, u
 children.push(naive.child);
 
 const configPath = join(tmp, 'gateway.yaml');
-writeFileSync(configPath, `
+writeFileSync(
+  configPath,
+  `
 groups:
   - id: bench-fast
     mode: chat
@@ -63,15 +71,24 @@ groups:
     max_output_tokens: 4096
     price: { input_per_mtok: 0.15, output_per_mtok: 0.6 }
     deployments: [{ provider: openai, model: bench-model, api_base: "${urls.spaced}/v1", api_key_env: BENCH_UPSTREAM_KEY }]
-`);
-const baseEnv = { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '', GATEWAY_CONFIG: configPath, ADMIN_TOKEN, BENCH_UPSTREAM_KEY: 'bench-credential', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+`,
+);
+const baseEnv = {
+  NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '',
+  GATEWAY_CONFIG: configPath,
+  ADMIN_TOKEN,
+  BENCH_UPSTREAM_KEY: 'bench-credential',
+  LOG_LEVEL: 'info',
+  HOST: '127.0.0.1',
+};
 
 /** Starts the gateway one way or the other; resolves to {url, pids: {name: pid}}. */
 async function startGateway(mode) {
   const cli = join(root, 'packages/cli/bin/gateway.js');
   if (mode === 'one') {
     const g = await start([cli, 'start'], {
-      env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, 'one') }, name: 'gateway',
+      env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, 'one') },
+      name: 'gateway',
       ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
     });
     children.push(g.child);
@@ -81,12 +98,20 @@ async function startGateway(mode) {
   // events over a nats-server of the benchmark's own.
   const nats = await startNats();
   const s = await start([cli, 'start', '--separate', '--auto-ports'], {
-    env: { ...baseEnv, NATS_URL: nats.url, GATEWAY_DATA_DIR: join(tmp, 'separate') }, name: 'gateway (separate)',
+    env: { ...baseEnv, NATS_URL: nats.url, GATEWAY_DATA_DIR: join(tmp, 'separate') },
+    name: 'gateway (separate)',
     ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
   });
   children.push(s.child);
   const pids = Object.fromEntries(Object.entries(s.value.pids).map(([n, pid]) => [n.replace(/-1$/, ''), pid]));
-  return { url: s.value.listening, pids, stop: () => { stopAll([s.child]); nats.stop(); } };
+  return {
+    url: s.value.listening,
+    pids,
+    stop: () => {
+      stopAll([s.child]);
+      nats.stop();
+    },
+  };
 }
 
 /** A nats-server with JetStream on a free port (the Debian package `nats-server`). */
@@ -94,7 +119,9 @@ async function startNats() {
   const binary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
   if (!binary) throw new Error('separate mode needs nats-server (apt-get install nats-server)');
   const port = await freePort();
-  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(tmp, 'nats')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(tmp, 'nats')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   await new Promise((resolve, reject) => {
     let output = '';
@@ -129,16 +156,22 @@ function targets(gatewayUrl, key, kind, stream) {
     direct: target(kind === 'spaced' ? urls.spaced : urls.fast, '/v1/chat/completions', upstreamAuth, body('bench-model', stream)),
     yardstick: target(`${yardstick.value.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
     naive: target(`${naive.value.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
-    gateway: target(gatewayUrl, '/v1/chat/completions', { authorization: `Bearer ${key}` }, body(kind === 'spaced' ? 'bench-spaced' : 'bench-fast', stream)),
+    gateway: target(
+      gatewayUrl,
+      '/v1/chat/completions',
+      { authorization: `Bearer ${key}` },
+      body(kind === 'spaced' ? 'bench-spaced' : 'bench-fast', stream),
+    ),
   };
 }
 
 // Saturation runs use wrk when it is installed (apt-get install wrk): a C load generator leaves
 // the cores to what is measured. Without it, the JavaScript generator runs them.
-const useWrk = process.env.BENCH_LOADGEN !== 'js' && await wrkAvailable();
-const saturate = (t, stream) => (useWrk
-  ? wrkClosedLoop(t, { connections: 50, durationMs: SECONDS * 1000 })
-  : closedLoop(t, { connections: 50, durationMs: SECONDS * 1000, stream }));
+const useWrk = process.env.BENCH_LOADGEN !== 'js' && (await wrkAvailable());
+const saturate = (t, stream) =>
+  useWrk
+    ? wrkClosedLoop(t, { connections: 50, durationMs: SECONDS * 1000 })
+    : closedLoop(t, { connections: 50, durationMs: SECONDS * 1000, stream });
 log(`load generator at saturation: ${useWrk ? 'wrk' : 'JavaScript (undici)'}`);
 
 const scenarios = [
@@ -146,7 +179,12 @@ const scenarios = [
   { name: 'plain, 300 req/s', kind: 'fast', stream: false, run: (t) => fixedRate(t, { rate: 300, durationMs: SECONDS * 1000 }) },
   { name: 'plain, one at a time', kind: 'fast', stream: false, run: (t) => sequential(t, { count: 150 * SECONDS }) },
   { name: 'stream, 50 connections', kind: 'fast', stream: true, run: (t) => saturate(t, true) },
-  { name: 'stream, spaced chunks, one at a time', kind: 'spaced', stream: true, run: (t) => sequential(t, { count: 4 * SECONDS, stream: true }) },
+  {
+    name: 'stream, spaced chunks, one at a time',
+    kind: 'spaced',
+    stream: true,
+    run: (t) => sequential(t, { count: 4 * SECONDS, stream: true }),
+  },
 ];
 
 const only = process.env.BENCH_SCENARIOS?.split(',').map(Number);
@@ -166,9 +204,14 @@ for (const mode of MODES) {
     const best = {};
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const name of ['direct', 'yardstick', 'naive', 'gateway']) {
-        const pids = name === 'gateway' ? Object.values(gateway.pids)
-          : name === 'yardstick' ? [yardstick.child.pid]
-            : name === 'naive' ? [naive.child.pid, naive.value.servicePid] : [upstream.child.pid];
+        const pids =
+          name === 'gateway'
+            ? Object.values(gateway.pids)
+            : name === 'yardstick'
+              ? [yardstick.child.pid]
+              : name === 'naive'
+                ? [naive.child.pid, naive.value.servicePid]
+                : [upstream.child.pid];
         const cpuBefore = pids.map(cpuSeconds);
         const r = await scenario.run(t[name]);
         const cpu = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]).reduce((a, b) => a + b, 0);
@@ -186,22 +229,45 @@ for (const mode of MODES) {
     log(`\n${scenario.name}`);
     for (const name of ['direct', 'yardstick', 'naive', 'gateway']) {
       const r = best[name];
-      log(`  ${name.padEnd(9)} ${fmt(r.rps, 0).padStart(6)} req/s  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms${scenario.stream ? `  first chunk p50 ${fmt(r.firstP50)} ms` : ''}  errors ${r.errors}  cpu ${fmt(r.cpuUsPerRequest, 0)} µs/req`);
+      log(
+        `  ${name.padEnd(9)} ${fmt(r.rps, 0).padStart(6)} req/s  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms${scenario.stream ? `  first chunk p50 ${fmt(r.firstP50)} ms` : ''}  errors ${r.errors}  cpu ${fmt(r.cpuUsPerRequest, 0)} µs/req`,
+      );
     }
-    log(`  gateway/yardstick throughput ${fmt((100 * g.rps) / y.rps, 1)}%  naive chain/yardstick ${fmt((100 * best.naive.rps) / y.rps, 1)}%  added p50 ${fmt(g.p50 - d.p50)} ms  added p99 ${fmt(g.p99 - d.p99)} ms${scenario.stream ? `  added first chunk p50 ${fmt(g.firstP50 - d.firstP50)} ms` : ''}`);
+    log(
+      `  gateway/yardstick throughput ${fmt((100 * g.rps) / y.rps, 1)}%  naive chain/yardstick ${fmt((100 * best.naive.rps) / y.rps, 1)}%  added p50 ${fmt(g.p50 - d.p50)} ms  added p99 ${fmt(g.p99 - d.p99)} ms${scenario.stream ? `  added first chunk p50 ${fmt(g.firstP50 - d.firstP50)} ms` : ''}`,
+    );
     if (g.chunkTimes && d.chunkTimes) {
       // Held back: how much later than direct each chunk arrives beyond the first chunk's delay.
       const lag = (times, base) => times.map((ts, i) => ts.map((t0, j) => t0 - (base[i]?.[j] ?? t0)));
       const lags = lag(g.chunkTimes, d.chunkTimes).flatMap((ls) => ls.map((l) => l - (ls[0] ?? 0)));
-      log(`  chunks per stream ${g.chunkTimes[0]?.length ?? 0} (direct ${d.chunkTimes[0]?.length ?? 0}); worst extra delay of a later chunk vs its first ${fmt(Math.max(...lags))} ms`);
+      log(
+        `  chunks per stream ${g.chunkTimes[0]?.length ?? 0} (direct ${d.chunkTimes[0]?.length ?? 0}); worst extra delay of a later chunk vs its first ${fmt(Math.max(...lags))} ms`,
+      );
     }
-    log(`  RSS MiB: ${Object.entries(rss).map(([n, v]) => `${n} ${fmt(v, 0)}`).join(', ')}`);
+    log(
+      `  RSS MiB: ${Object.entries(rss)
+        .map(([n, v]) => `${n} ${fmt(v, 0)}`)
+        .join(', ')}`,
+    );
   }
   gateway.stop();
 }
 
-process.stdout.write(`${JSON.stringify(results.map(({ mode, scenario, best, rss }) => ({
-  mode, scenario, rss,
-  ...Object.fromEntries(Object.entries(best).map(([n, r]) => [n, { rps: r.rps, p50: r.p50, p99: r.p99, firstP50: r.firstP50, cpuUsPerRequest: r.cpuUsPerRequest, errors: r.errors }])),
-})), null, 1)}\n`);
+process.stdout.write(
+  `${JSON.stringify(
+    results.map(({ mode, scenario, best, rss }) => ({
+      mode,
+      scenario,
+      rss,
+      ...Object.fromEntries(
+        Object.entries(best).map(([n, r]) => [
+          n,
+          { rps: r.rps, p50: r.p50, p99: r.p99, firstP50: r.firstP50, cpuUsPerRequest: r.cpuUsPerRequest, errors: r.errors },
+        ]),
+      ),
+    })),
+    null,
+    1,
+  )}\n`,
+);
 process.exit(0);

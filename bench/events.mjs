@@ -5,9 +5,15 @@
 import { decodeSpendEvent, encodeSpendEvent } from '../packages/contracts/dist/index.js';
 
 const event = {
-  id: 'chatcmpl-3f9c2a7e1b6d4c0a9e8f7a6b5c4d3e2f', kind: 'chat', key_id: 'key_s0P3rz2Xc3cA_9a3', group: 'gamma-flash',
-  cost_nano_usd: 1_234_567, occurred_at: Date.now(), usage: { prompt_tokens: 812, completion_tokens: 240, reasoning_tokens: 0 },
-  lease_id: 'lease_a1b2c3d4e5f6_1k', lease_nano_usd: 9_000_000,
+  id: 'chatcmpl-3f9c2a7e1b6d4c0a9e8f7a6b5c4d3e2f',
+  kind: 'chat',
+  key_id: 'key_s0P3rz2Xc3cA_9a3',
+  group: 'gamma-flash',
+  cost_nano_usd: 1_234_567,
+  occurred_at: Date.now(),
+  usage: { prompt_tokens: 812, completion_tokens: 240, reasoning_tokens: 0 },
+  lease_id: 'lease_a1b2c3d4e5f6_1k',
+  lease_nano_usd: 9_000_000,
 };
 const N = 200_000;
 function time(label, run) {

@@ -25,7 +25,13 @@ process.on('exit', () => {
   natsChild?.kill('SIGTERM');
   rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
-const json = (line) => { try { return JSON.parse(line); } catch { return undefined; } };
+const json = (line) => {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+};
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,7 +52,10 @@ async function startNats() {
   natsChild = spawn(natsBinary, ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise((resolve, reject) => {
     let out = '';
-    const onData = (d) => { out += d; if (out.includes('Server is ready')) resolve(); };
+    const onData = (d) => {
+      out += d;
+      if (out.includes('Server is ready')) resolve();
+    };
     natsChild.stdout.on('data', onData);
     natsChild.stderr.on('data', onData);
     natsChild.once('exit', (code) => reject(new Error(`nats-server exited ${code}: ${out}`)));
@@ -55,14 +64,19 @@ async function startNats() {
 async function stopNats() {
   const child = natsChild;
   child.removeAllListeners('exit');
-  await new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); });
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
 }
 await startNats();
 
 // --- upstream and gateway --------------------------------------------------------------------
 const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
 children.add(upstream.child);
-writeFileSync(join(tmp, 'gateway.yaml'), `
+writeFileSync(
+  join(tmp, 'gateway.yaml'),
+  `
 groups:
   - id: soak
     mode: chat
@@ -70,13 +84,24 @@ groups:
     max_output_tokens: 4096
     price: { input_per_mtok: 0.15, output_per_mtok: 0.6 }
     deployments: [{ provider: openai, model: bench-model, api_base: "${upstream.value.fast}/v1", api_key_env: SOAK_UPSTREAM_KEY }]
-`);
+`,
+);
 const ports = { accounting: await freePort(), chat: await freePort(), video: await freePort(), edge: await freePort() };
 const env = (name) => ({
-  GATEWAY_CONFIG: join(tmp, 'gateway.yaml'), GATEWAY_DATA_DIR: join(tmp, name), NATS_URL: `nats://127.0.0.1:${natsPort}`,
-  ADMIN_TOKEN: ADMIN, SOAK_UPSTREAM_KEY: 'bench-credential', HOST: '127.0.0.1', PORT: String(ports.edge),
-  GRPC_HOST: '127.0.0.1', GRPC_PORT: String(ports[name]), LOG_LEVEL: 'warn', METRICS_PORT: '0',
-  ACCOUNTING_ADDRESS: `127.0.0.1:${ports.accounting}`, CHAT_ADDRESS: `127.0.0.1:${ports.chat}`, VIDEO_ADDRESS: `127.0.0.1:${ports.video}`,
+  GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
+  GATEWAY_DATA_DIR: join(tmp, name),
+  NATS_URL: `nats://127.0.0.1:${natsPort}`,
+  ADMIN_TOKEN: ADMIN,
+  SOAK_UPSTREAM_KEY: 'bench-credential',
+  HOST: '127.0.0.1',
+  PORT: String(ports.edge),
+  GRPC_HOST: '127.0.0.1',
+  GRPC_PORT: String(ports[name]),
+  LOG_LEVEL: 'warn',
+  METRICS_PORT: '0',
+  ACCOUNTING_ADDRESS: `127.0.0.1:${ports.accounting}`,
+  CHAT_ADDRESS: `127.0.0.1:${ports.chat}`,
+  VIDEO_ADDRESS: `127.0.0.1:${ports.video}`,
 });
 const cli = join(root, 'packages/cli/bin/gateway.js');
 const procs = {};
@@ -95,7 +120,10 @@ async function startService(name) {
     }
     throw new Error(`${name} did not listen`);
   };
-  const child = spawn(process.execPath, [cli, 'start', '--service', name], { env: { ...process.env, ...env(name) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [cli, 'start', '--service', name], {
+    env: { ...process.env, ...env(name) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.add(child);
   procs[name] = child;
   await ready();
@@ -103,18 +131,29 @@ async function startService(name) {
 async function stopService(name) {
   const child = procs[name];
   if (name === 'accounting') accountingCpu += cpuSeconds(child.pid);
-  await new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); });
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
   children.delete(child);
 }
 for (const name of ['accounting', 'chat', 'video', 'edge']) await startService(name);
 const edgeUrl = `http://127.0.0.1:${ports.edge}`;
 const edge = new Pool(edgeUrl, { connections: CONCURRENCY + 5 });
 
-const createKey = await fetch(`${edgeUrl}/admin/v1/keys`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'soak', models: ['*'], budget_usd: 100_000 }) });
+const createKey = await fetch(`${edgeUrl}/admin/v1/keys`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'soak', models: ['*'], budget_usd: 100_000 }),
+});
 const { key } = await createKey.json();
 
 // --- the run -----------------------------------------------------------------------------
-const body = JSON.stringify({ model: 'soak', messages: [{ role: 'user', content: 'Say hello in one short sentence, please.' }], max_tokens: 64 });
+const body = JSON.stringify({
+  model: 'soak',
+  messages: [{ role: 'user', content: 'Say hello in one short sentence, please.' }],
+  max_tokens: 64,
+});
 let issued = 0;
 let ok = 0;
 let failed = 0;
@@ -122,30 +161,57 @@ let expectedNanos = 0;
 const startedAt = performance.now();
 const events = [];
 const disturb = async () => {
-  const at = (fraction) => new Promise((resolve) => { const t = setInterval(() => { if (issued >= CALLS * fraction) { clearInterval(t); resolve(); } }, 5); });
-  await at(0.25); events.push(`accounting restart at call ${issued}`); await stopService('accounting'); await sleep(500); await startService('accounting');
-  await at(0.5); events.push(`NATS restart at call ${issued}`); await stopNats(); await sleep(1000); await startNats();
-  await at(0.75); events.push(`accounting restart at call ${issued}`); await stopService('accounting'); await sleep(500); await startService('accounting');
+  const at = (fraction) =>
+    new Promise((resolve) => {
+      const t = setInterval(() => {
+        if (issued >= CALLS * fraction) {
+          clearInterval(t);
+          resolve();
+        }
+      }, 5);
+    });
+  await at(0.25);
+  events.push(`accounting restart at call ${issued}`);
+  await stopService('accounting');
+  await sleep(500);
+  await startService('accounting');
+  await at(0.5);
+  events.push(`NATS restart at call ${issued}`);
+  await stopNats();
+  await sleep(1000);
+  await startNats();
+  await at(0.75);
+  events.push(`accounting restart at call ${issued}`);
+  await stopService('accounting');
+  await sleep(500);
+  await startService('accounting');
 };
 const disturbing = disturb();
-await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-  while (issued < CALLS) {
-    issued += 1;
-    try {
-      const response = await edge.request({ method: 'POST', path: '/v1/chat/completions', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
-      const text = await response.body.text();
-      if (response.statusCode === 200) {
-        const usage = JSON.parse(text).usage;
-        expectedNanos += usage.prompt_tokens * 150 + usage.completion_tokens * 600;
-        ok += 1;
-      } else {
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (issued < CALLS) {
+      issued += 1;
+      try {
+        const response = await edge.request({
+          method: 'POST',
+          path: '/v1/chat/completions',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body,
+        });
+        const text = await response.body.text();
+        if (response.statusCode === 200) {
+          const usage = JSON.parse(text).usage;
+          expectedNanos += usage.prompt_tokens * 150 + usage.completion_tokens * 600;
+          ok += 1;
+        } else {
+          failed += 1;
+        }
+      } catch {
         failed += 1;
       }
-    } catch {
-      failed += 1;
     }
-  }
-}));
+  }),
+);
 await disturbing;
 const seconds = (performance.now() - startedAt) / 1000;
 
@@ -164,7 +230,13 @@ log(`calls: ${CALLS} issued, ${ok} answered 200, ${failed} refused or failed (wh
 for (const e of events) log(`disturbance: ${e}`);
 log(`priced usage reported by the simulator: ${(expectedNanos / 1e9).toFixed(9)} USD over ${ok} calls`);
 log(`ledger total:                          ${(ledgerNanos / 1e9).toFixed(9)} USD over ${applied} events`);
-log(`difference: ${ledgerNanos - expectedNanos} nano-USD; lost events: ${Math.max(0, ok - applied)}; doubled events: ${Math.max(0, applied - ok)}; still reserved: ${usage.budget.reserved_usd} USD`);
-log(`accounting CPU per request (authorization and budget hold on the hot path, plus applying spend): ${((accountingCpu * 1000) / issued).toFixed(3)} ms`);
-process.stdout.write(`${JSON.stringify({ calls: CALLS, ok, failed, seconds, expectedNanos, ledgerNanos, applied, lost: Math.max(0, ok - applied), doubled: Math.max(0, applied - ok), accountingCpuMsPerRequest: (accountingCpu * 1000) / issued })}\n`);
+log(
+  `difference: ${ledgerNanos - expectedNanos} nano-USD; lost events: ${Math.max(0, ok - applied)}; doubled events: ${Math.max(0, applied - ok)}; still reserved: ${usage.budget.reserved_usd} USD`,
+);
+log(
+  `accounting CPU per request (authorization and budget hold on the hot path, plus applying spend): ${((accountingCpu * 1000) / issued).toFixed(3)} ms`,
+);
+process.stdout.write(
+  `${JSON.stringify({ calls: CALLS, ok, failed, seconds, expectedNanos, ledgerNanos, applied, lost: Math.max(0, ok - applied), doubled: Math.max(0, applied - ok), accountingCpuMsPerRequest: (accountingCpu * 1000) / issued })}\n`,
+);
 process.exit(0);

@@ -18,13 +18,25 @@ process.on('exit', () => {
   stopAll(children);
   rmSync(tmp, { recursive: true, force: true });
 });
-const json = (line) => { try { return JSON.parse(line); } catch { return undefined; } };
+const json = (line) => {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+};
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
-const upstream = await start([join(root, 'bench/lib/video-upstream.mjs')], { ready: json, name: 'video upstream', env: { CLIP_BYTES: process.env.CLIP_BYTES ?? '' } });
+const upstream = await start([join(root, 'bench/lib/video-upstream.mjs')], {
+  ready: json,
+  name: 'video upstream',
+  env: { CLIP_BYTES: process.env.CLIP_BYTES ?? '' },
+});
 children.push(upstream.child);
 const arkBase = `${upstream.value.url}/api/v3`;
-writeFileSync(join(tmp, 'gateway.yaml'), `
+writeFileSync(
+  join(tmp, 'gateway.yaml'),
+  `
 groups:
   - id: beta-dance
     mode: video
@@ -32,17 +44,29 @@ groups:
     price: { per_mtok_by_resolution: { 480p: 10.70, 720p: 10.70, 1080p: 11.70 } }
     deployments: [{ provider: ark, model: seedance-bench, api_base: "${arkBase}", api_key_env: ARK_KEY }]
 video: { poll_interval_ms: 200 }
-`);
+`,
+);
 const gateway = await start([join(root, 'packages/cli/bin/gateway.js'), 'start'], {
   name: 'gateway',
-  env: { GATEWAY_CONFIG: join(tmp, 'gateway.yaml'), GATEWAY_DATA_DIR: join(tmp, 'data'), PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, ARK_KEY: 'bench-credential' },
+  env: {
+    GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
+    GATEWAY_DATA_DIR: join(tmp, 'data'),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ADMIN_TOKEN,
+    ARK_KEY: 'bench-credential',
+  },
   ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
 });
 children.push(gateway.child);
 const url = gateway.value;
 
 const post = async (target, body, auth) => {
-  const r = await request(target, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await request(target, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return r.body.json();
 };
 const { key } = await post(`${url}/admin/v1/keys`, { name: 'bench', models: ['*'], budget_usd: 1000 }, ADMIN_TOKEN);
@@ -53,12 +77,19 @@ for (;;) {
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 // The direct path: a task made straight at the simulator, downloaded from its signed address.
-const direct = await post(`${arkBase}/contents/generations/tasks`, { model: 'seedance-bench', content: [{ type: 'text', text: 'bench' }], resolution: '720p', ratio: '16:9', duration: 4 }, 'bench-credential');
+const direct = await post(
+  `${arkBase}/contents/generations/tasks`,
+  { model: 'seedance-bench', content: [{ type: 'text', text: 'bench' }], resolution: '720p', ratio: '16:9', duration: 4 },
+  'bench-credential',
+);
 let directUrl;
 for (;;) {
   const r = await request(`${arkBase}/contents/generations/tasks/${direct.id}`, { headers: { authorization: 'Bearer bench-credential' } });
   const task = await r.body.json();
-  if (task.status === 'succeeded') { directUrl = task.content.video_url; break; }
+  if (task.status === 'succeeded') {
+    directUrl = task.content.video_url;
+    break;
+  }
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
@@ -72,14 +103,22 @@ async function download(target, headers) {
   const mine = process.cpuUsage(own);
   const gib = bytes / 2 ** 30;
   return {
-    bytes, seconds: (performance.now() - started) / 1000, status: response.statusCode,
-    cpuPerGiB: { upstream: (cpuSeconds(upstream.child.pid) - cpu[0]) / gib, gateway: (cpuSeconds(gateway.child.pid) - cpu[1]) / gib, client: (mine.user + mine.system) / 1e6 / gib },
+    bytes,
+    seconds: (performance.now() - started) / 1000,
+    status: response.statusCode,
+    cpuPerGiB: {
+      upstream: (cpuSeconds(upstream.child.pid) - cpu[0]) / gib,
+      gateway: (cpuSeconds(gateway.child.pid) - cpu[1]) / gib,
+      client: (mine.user + mine.system) / 1e6 / gib,
+    },
   };
 }
 
 const baseline = rssMiB(gateway.child.pid);
 let peak = baseline;
-const sampler = setInterval(() => { peak = Math.max(peak, rssMiB(gateway.child.pid)); }, 50);
+const sampler = setInterval(() => {
+  peak = Math.max(peak, rssMiB(gateway.child.pid));
+}, 50);
 const best = { direct: 0, gateway: 0 };
 for (let round = 0; round < ROUNDS; round += 1) {
   const d = await download(directUrl, {});
@@ -89,11 +128,20 @@ for (let round = 0; round < ROUNDS; round += 1) {
   const gRate = g.bytes / g.seconds / 2 ** 20;
   best.direct = Math.max(best.direct, dRate);
   best.gateway = Math.max(best.gateway, gRate);
-  const cpu = (r) => Object.entries(r.cpuPerGiB).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ');
-  log(`round ${round + 1}: ${(d.bytes / 2 ** 30).toFixed(2)} GiB  direct ${dRate.toFixed(0)} MiB/s (CPU s/GiB: ${cpu(d)})  gateway ${gRate.toFixed(0)} MiB/s (CPU s/GiB: ${cpu(g)})`);
+  const cpu = (r) =>
+    Object.entries(r.cpuPerGiB)
+      .map(([n, v]) => `${n} ${v.toFixed(2)}`)
+      .join(', ');
+  log(
+    `round ${round + 1}: ${(d.bytes / 2 ** 30).toFixed(2)} GiB  direct ${dRate.toFixed(0)} MiB/s (CPU s/GiB: ${cpu(d)})  gateway ${gRate.toFixed(0)} MiB/s (CPU s/GiB: ${cpu(g)})`,
+  );
 }
 clearInterval(sampler);
-log(`best: direct ${best.direct.toFixed(0)} MiB/s, gateway ${best.gateway.toFixed(0)} MiB/s, ratio ${(100 * best.gateway / best.direct).toFixed(1)}%`);
+log(
+  `best: direct ${best.direct.toFixed(0)} MiB/s, gateway ${best.gateway.toFixed(0)} MiB/s, ratio ${((100 * best.gateway) / best.direct).toFixed(1)}%`,
+);
 log(`gateway RSS: ${baseline.toFixed(0)} MiB before, ${peak.toFixed(0)} MiB peak, growth ${(peak - baseline).toFixed(0)} MiB`);
-process.stdout.write(`${JSON.stringify({ directMiBps: best.direct, gatewayMiBps: best.gateway, ratio: best.gateway / best.direct, rssBeforeMiB: baseline, rssPeakMiB: peak })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ directMiBps: best.direct, gatewayMiBps: best.gateway, ratio: best.gateway / best.direct, rssBeforeMiB: baseline, rssPeakMiB: peak })}\n`,
+);
 process.exit(0);

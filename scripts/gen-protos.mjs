@@ -27,8 +27,7 @@ const bin = join(dirname(require.resolve('@grpc/proto-loader/package.json')), 'b
 rmSync(outDir, { recursive: true, force: true });
 execFileSync(
   process.execPath,
-  [bin, ...flags, '--grpcLib=@grpc/grpc-js', '--importFileExtension=.js', '--includeComments',
-    '-I', 'proto', '-O', outDir, ...files],
+  [bin, ...flags, '--grpcLib=@grpc/grpc-js', '--importFileExtension=.js', '--includeComments', '-I', 'proto', '-O', outDir, ...files],
   // Relative include paths keep the generated "Original file" comments machine-independent.
   { stdio: 'inherit', cwd: root },
 );

@@ -36,8 +36,22 @@ const Datastore = createRequire(join(root, 'package.json'))('@seald-io/nedb');
 const ADMIN_TOKEN = 'fixture-admin-token-0123456789';
 
 const deepseek = new ChatSimulator({ flavor: 'deepseek', credential: 'ds-credential', models: ['deepseek-v4-flash', 'deepseek-v4-pro'] });
-const ark = new VideoSimulator({ protocol: 'ark', credential: 'ark-credential', models: ['seedance-sim'], queuedPolls: 1, runningPolls: 1, clipBytes: 1024 });
-const minimax = new VideoSimulator({ protocol: 'minimax', credential: 'mm-credential', models: ['MiniMax-H3'], queuedPolls: 1, runningPolls: 1, clipBytes: 1024 });
+const ark = new VideoSimulator({
+  protocol: 'ark',
+  credential: 'ark-credential',
+  models: ['seedance-sim'],
+  queuedPolls: 1,
+  runningPolls: 1,
+  clipBytes: 1024,
+});
+const minimax = new VideoSimulator({
+  protocol: 'minimax',
+  credential: 'mm-credential',
+  models: ['MiniMax-H3'],
+  queuedPolls: 1,
+  runningPolls: 1,
+  clipBytes: 1024,
+});
 
 // The example configuration's group ids, so that the fixture's keys and jobs make sense to a
 // gateway started on gateway.example.yaml.
@@ -89,7 +103,15 @@ const gateway = await startGateway({
   config: parseConfig(config(dsUrl, arkUrl, mmUrl), 'legacy-fixture'),
   logger: createLogger({ level: 'warn', destination: process.stderr }),
   // A clean environment: no MONGODB_URI or NATS_URL from the caller's shell.
-  env: { GATEWAY_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, DS_KEY: 'ds-credential', ARK_KEY: 'ark-credential', MM_KEY: 'mm-credential' },
+  env: {
+    GATEWAY_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ADMIN_TOKEN,
+    DS_KEY: 'ds-credential',
+    ARK_KEY: 'ark-credential',
+    MM_KEY: 'mm-credential',
+  },
 });
 
 async function request(method, path, secret, body) {
@@ -111,7 +133,9 @@ async function createKey(body) {
 
 async function chat(secret, model, content, stream = false) {
   const text = await request('POST', '/v1/chat/completions', secret, {
-    model, messages: [{ role: 'user', content }], ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
+    model,
+    messages: [{ role: 'user', content }],
+    ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   });
   if (stream && !text.includes('data: [DONE]')) throw new Error('stream did not finish');
 }
@@ -156,8 +180,8 @@ try {
     videos.push({ id: job.id, key_id: videoKey.id, model: body.model, status: done.status });
   }
 
-  keys.push({ ...chatKey, revoked: false, rpm: 600, ...await settledUsage(chatKey.secret, 5) });
-  keys.push({ ...videoKey, revoked: false, rpm: null, ...await settledUsage(videoKey.secret, 2) });
+  keys.push({ ...chatKey, revoked: false, rpm: 600, ...(await settledUsage(chatKey.secret, 5)) });
+  keys.push({ ...videoKey, revoked: false, rpm: null, ...(await settledUsage(videoKey.secret, 2)) });
   // Its figures are read while /v1/usage still answers it, then it is revoked.
   const revokedUsage = await settledUsage(revokedKey.secret, 1);
   await request('DELETE', `/admin/v1/keys/${revokedKey.id}`, ADMIN_TOKEN);
@@ -198,7 +222,9 @@ await rm(dataDir, { recursive: true, force: true });
 let commit = 'unknown';
 try {
   commit = execFileSync('git', ['-C', root, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
-} catch { /* not a git checkout: the commit stays unknown */ }
+} catch {
+  /* not a git checkout: the commit stays unknown */
+}
 
 const fixture = {
   about: 'Data folder written by the embedded (nedb) store of the release below; see scripts/make-legacy-fixture.mjs.',

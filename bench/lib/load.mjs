@@ -55,19 +55,21 @@ export async function closedLoop(t, { connections, durationMs, stream = false })
   let errors = 0;
   const started = performance.now();
   const end = started + durationMs;
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (performance.now() < end) {
-      try {
-        const r = await once(t.pool, t.path, t.headers, t.body, stream);
-        if (r.ok) {
-          latencies.push(r.ms);
-          firsts.push(r.firstMs);
-        } else errors += 1;
-      } catch {
-        errors += 1;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) {
+        try {
+          const r = await once(t.pool, t.path, t.headers, t.body, stream);
+          if (r.ok) {
+            latencies.push(r.ms);
+            firsts.push(r.firstMs);
+          } else errors += 1;
+        } catch {
+          errors += 1;
+        }
       }
-    }
-  }));
+    }),
+  );
   return summary(latencies, firsts, errors, performance.now() - started);
 }
 
@@ -83,12 +85,19 @@ export async function fixedRate(t, { rate, durationMs, stream = false }) {
     const at = started + (i * 1000) / rate;
     const wait = at - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    pending.push(once(t.pool, t.path, t.headers, t.body, stream, at).then((r) => {
-      if (r.ok) {
-        latencies.push(r.ms);
-        firsts.push(r.firstMs);
-      } else errors += 1;
-    }, () => { errors += 1; }));
+    pending.push(
+      once(t.pool, t.path, t.headers, t.body, stream, at).then(
+        (r) => {
+          if (r.ok) {
+            latencies.push(r.ms);
+            firsts.push(r.firstMs);
+          } else errors += 1;
+        },
+        () => {
+          errors += 1;
+        },
+      ),
+    );
   }
   await Promise.all(pending);
   return summary(latencies, firsts, errors, performance.now() - started);

@@ -15,19 +15,27 @@ if (role === 'service') {
   const server = new grpc.Server();
   server.addService(protos().gateway.chat.v1.ChatService.service, {
     CreateChatCompletion: (call, callback) => {
-      pools[call.request.group].request({ method: 'POST', path: '/v1/chat/completions', headers, body: call.request.body })
+      pools[call.request.group]
+        .request({ method: 'POST', path: '/v1/chat/completions', headers, body: call.request.body })
         .then((r) => r.body.arrayBuffer())
-        .then((b) => callback(null, { body: Buffer.from(b) }), (e) => callback(e));
+        .then(
+          (b) => callback(null, { body: Buffer.from(b) }),
+          (e) => callback(e),
+        );
     },
     StreamChatCompletion: (call) => {
-      pools[call.request.group].request({ method: 'POST', path: '/v1/chat/completions', headers, body: call.request.body })
-        .then(async (r) => {
+      pools[call.request.group].request({ method: 'POST', path: '/v1/chat/completions', headers, body: call.request.body }).then(
+        async (r) => {
           for await (const chunk of r.body) call.write({ chunks: [chunk] });
           call.end();
-        }, (e) => call.emit('error', e));
+        },
+        (e) => call.emit('error', e),
+      );
     },
   });
-  const port = await new Promise((resolve) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => resolve(p)));
+  const port = await new Promise((resolve) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (_error, p) => resolve(p)),
+  );
   process.send({ port });
 } else {
   const child = fork(fileURLToPath(import.meta.url), [fastUrl, spacedUrl, 'service']);
@@ -40,18 +48,25 @@ if (role === 'service') {
   for (const group of ['fast', 'spaced']) {
     app.post(`/${group}/v1/chat/completions`, (request, reply) => {
       if (!request.body.includes('"stream":true')) {
-        client.CreateChatCompletion({ group, body: request.body }, (e, r) => (e ? reply.code(502).send() : reply.type('application/json').send(r.body)));
+        client.CreateChatCompletion({ group, body: request.body }, (e, r) =>
+          e ? reply.code(502).send() : reply.type('application/json').send(r.body),
+        );
         return;
       }
       reply.hijack();
       reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
       const call = client.StreamChatCompletion({ group, body: request.body });
-      call.on('data', (m) => { for (const c of m.chunks) reply.raw.write(c); });
+      call.on('data', (m) => {
+        for (const c of m.chunks) reply.raw.write(c);
+      });
       call.on('end', () => reply.raw.end());
       call.on('error', () => reply.raw.end());
     });
   }
   await app.listen({ host: '127.0.0.1', port: 0 });
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${app.server.address().port}`, servicePid: child.pid })}\n`);
-  process.on('SIGTERM', () => { child.kill('SIGTERM'); process.exit(0); });
+  process.on('SIGTERM', () => {
+    child.kill('SIGTERM');
+    process.exit(0);
+  });
 }

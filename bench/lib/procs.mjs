@@ -10,7 +10,9 @@ export function start(args, { env = {}, ready = () => true, name = args[0], time
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.label = name;
   let errText = '';
-  child.stderr.on('data', (d) => { errText += d; });
+  child.stderr.on('data', (d) => {
+    errText += d;
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} not ready:\n${errText}`)), timeoutMs);
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${errText}`)));

@@ -51,7 +51,8 @@ if (process.env.STORE_PROBE_SQL !== '0') {
     const exec = Database.prototype.exec;
     Database.prototype.exec = function execWithCheckpointSetting(sql, ...rest) {
       const result = exec.call(this, sql, ...rest);
-      if (/^PRAGMA journal_mode = WAL$/i.test(sql)) exec.call(this, `PRAGMA wal_autocheckpoint = ${Number(process.env.STORE_PROBE_AUTOCHECKPOINT)}`);
+      if (/^PRAGMA journal_mode = WAL$/i.test(sql))
+        exec.call(this, `PRAGMA wal_autocheckpoint = ${Number(process.env.STORE_PROBE_AUTOCHECKPOINT)}`);
       return result;
     };
   }
@@ -64,7 +65,8 @@ if (process.env.STORE_PROBE_SQL !== '0') {
 const loop = monitorEventLoopDelay({ resolution: 1 });
 loop.enable();
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) gcs.push({ at: Math.round(performance.timeOrigin + e.startTime), ms: e.duration, kind: e.detail?.kind ?? e.kind });
+  for (const e of list.getEntries())
+    gcs.push({ at: Math.round(performance.timeOrigin + e.startTime), ms: e.duration, kind: e.detail?.kind ?? e.kind });
 }).observe({ entryTypes: ['gc'] });
 
 // STORE_PROBE_HEAP=1: V8's sampling heap profiler between two SIGUSR2, keeping objects that
@@ -84,15 +86,27 @@ function heapWindow() {
       const sites = new Map();
       const walk = (node, stack) => {
         const frame = node.callFrame;
-        const here = frame.url ? `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(node_modules|packages|services)\//, '$1/')}:${frame.lineNumber + 1}` : frame.functionName || '(native)';
+        const here = frame.url
+          ? `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(node_modules|packages|services)\//, '$1/')}:${frame.lineNumber + 1}`
+          : frame.functionName || '(native)';
         if (node.selfSize > 0) sites.set(here, (sites.get(here) ?? 0) + node.selfSize);
         for (const child of node.children ?? []) walk(child, stack);
       };
       walk(result.profile.head, []);
       const total = [...sites.values()].reduce((a, b) => a + b, 0);
-      heapSites = { totalMiB: Number((total / 1048576).toFixed(1)), top: [...sites].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([site, bytes]) => ({ site, kib: Math.round(bytes / 1024) })) };
+      heapSites = {
+        totalMiB: Number((total / 1048576).toFixed(1)),
+        top: [...sites]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 15)
+          .map(([site, bytes]) => ({ site, kib: Math.round(bytes / 1024) })),
+      };
     }
-    heapSession.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+    heapSession.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: false,
+    });
   });
 }
 heapWindow();
@@ -102,8 +116,10 @@ process.on('SIGUSR2', () => {
   heapWindow();
   const ms = (ns) => Number((ns / 1e6).toFixed(2));
   const kinds = {
-    [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor (scavenge)', [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major (mark-compact)',
-    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking', [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+    [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor (scavenge)',
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major (mark-compact)',
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
   };
   const byKind = {};
   for (const g of gcs) {
@@ -119,12 +135,21 @@ process.on('SIGUSR2', () => {
     loopDelayMs: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
     gc: byKind,
     majorGcPausesMs: gcs.filter((g) => g.kind === constants.NODE_PERFORMANCE_GC_MAJOR).map((g) => Number(g.ms.toFixed(1))),
-    storeCalls: [...calls].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12).map(([sql, c]) => ({ sql: sql.slice(0, 120), ...c, ms: Number(c.ms.toFixed(1)), max: Number(c.max.toFixed(2)) })),
+    storeCalls: [...calls]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .slice(0, 12)
+      .map(([sql, c]) => ({ sql: sql.slice(0, 120), ...c, ms: Number(c.ms.toFixed(1)), max: Number(c.max.toFixed(2)) })),
     slowStoreCalls: slow.length,
     slowStoreCallsFirst: slow.slice(0, 12),
     /** Timelines (epoch ms) to lay over request latencies: every slow store call and GC pause over 1 ms. */
     promotedAllocations: heapSites,
-    timeline: { slowStoreCalls: slow.slice(0, 2000), gcPauses: gcs.filter((g) => g.ms > 1).slice(0, 2000).map((g) => ({ at: g.at, ms: Number(g.ms.toFixed(2)), kind: g.kind })) },
+    timeline: {
+      slowStoreCalls: slow.slice(0, 2000),
+      gcPauses: gcs
+        .filter((g) => g.ms > 1)
+        .slice(0, 2000)
+        .map((g) => ({ at: g.at, ms: Number(g.ms.toFixed(2)), kind: g.kind })),
+    },
   };
   if (out) writeFileSync(out, JSON.stringify(report));
   calls = new Map();

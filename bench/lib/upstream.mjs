@@ -3,7 +3,13 @@
 // Prints {"fast": url, "spaced": url} on one line, then serves until killed.
 import { ChatSimulator } from '@gateway/simulators';
 
-const common = { flavor: 'openai', credential: 'bench-credential', models: ['bench-model'], record: false, reply: 'One two three four five six seven eight.' };
+const common = {
+  flavor: 'openai',
+  credential: 'bench-credential',
+  models: ['bench-model'],
+  record: false,
+  reply: 'One two three four five six seven eight.',
+};
 const fast = new ChatSimulator(common);
 const spaced = new ChatSimulator({ ...common, chunkDelayMs: Number(process.env.CHUNK_DELAY_MS ?? 25) });
 const [fastUrl, spacedUrl] = await Promise.all([fast.listen(), spaced.listen()]);

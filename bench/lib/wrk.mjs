@@ -10,7 +10,9 @@ const run = promisify(execFile);
 
 export async function wrkAvailable() {
   try {
-    await run('wrk', ['--version']).catch((e) => { if (!String(e.stdout ?? '').includes('wrk')) throw e; });
+    await run('wrk', ['--version']).catch((e) => {
+      if (!String(e.stdout ?? '').includes('wrk')) throw e;
+    });
     return true;
   } catch {
     return false;
@@ -32,16 +34,28 @@ export async function wrkClosedLoop({ url, path, headers, body }, { connections,
     const lines = ['wrk.method = "POST"', `wrk.body = ${JSON.stringify(body)}`];
     for (const [k, v] of Object.entries(headers)) lines.push(`wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`);
     writeFileSync(script, `${lines.join('\n')}\n`);
-    const { stdout } = await run('wrk', ['-t1', `-c${connections}`, `-d${Math.round(durationMs / 1000)}s`, '--latency', '-s', script, `${url}${path}`]);
+    const { stdout } = await run('wrk', [
+      '-t1',
+      `-c${connections}`,
+      `-d${Math.round(durationMs / 1000)}s`,
+      '--latency',
+      '-s',
+      script,
+      `${url}${path}`,
+    ]);
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
     const requests = Number(/(\d+) requests in/.exec(stdout)?.[1]);
-    const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0)
-      + [...stdout.matchAll(/(connect|read|write|timeout) (\d+)/g)].reduce((s, m) => s + Number(m[2]), 0);
+    const errors =
+      Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0) +
+      [...stdout.matchAll(/(connect|read|write|timeout) (\d+)/g)].reduce((s, m) => s + Number(m[2]), 0);
     return {
-      requests, errors, rps,
+      requests,
+      errors,
+      rps,
       p50: ms(/50%\s+(\S+)/.exec(stdout)?.[1] ?? ''),
       p99: ms(/99%\s+(\S+)/.exec(stdout)?.[1] ?? ''),
-      firstP50: NaN, firstP99: NaN,
+      firstP50: NaN,
+      firstP99: NaN,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

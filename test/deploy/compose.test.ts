@@ -50,10 +50,12 @@ function service(compose: ComposeFile, name: string): ComposeService {
 
 function environment(s: ComposeService): Record<string, string> {
   if (Array.isArray(s.environment)) {
-    return Object.fromEntries(s.environment.map((entry) => {
-      const at = entry.indexOf('=');
-      return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
-    }));
+    return Object.fromEntries(
+      s.environment.map((entry) => {
+        const at = entry.indexOf('=');
+        return at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+      }),
+    );
   }
   return Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, v === null ? '' : String(v)]));
 }
@@ -71,7 +73,10 @@ function credentialVariables(): string[] {
 
 /** The .dockerignore patterns, comments and blank lines left out. */
 function dotdockerignore(): string[] {
-  return read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  return read('.dockerignore')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
 }
 
 /** Every workspace folder (packages/*, services/*), sorted. */
@@ -118,7 +123,10 @@ describe('Dockerfile', () => {
 
   it('ships production dependencies only', () => {
     expect(instructions.some((l) => /npm ci\b.*--omit=dev/.test(l) || /npm prune\b.*--omit=dev/.test(l))).toBe(true);
-    expect(runtime.some((l) => /npm (ci|install)\b(?!.*--omit=dev)/.test(l)), 'no full install in the runtime stage').toBe(false);
+    expect(
+      runtime.some((l) => /npm (ci|install)\b(?!.*--omit=dev)/.test(l)),
+      'no full install in the runtime stage',
+    ).toBe(false);
   });
 
   it('runs as a numeric non-root user', () => {
@@ -197,7 +205,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('publishes the edge on 4000 and nothing else', () => {
-    const ports = (service(compose, 'edge').ports ?? []).map((p) => (typeof p === 'object' ? `${p.published ?? ''}:${p.target}` : String(p)));
+    const ports = (service(compose, 'edge').ports ?? []).map((p) =>
+      typeof p === 'object' ? `${p.published ?? ''}:${p.target}` : String(p),
+    );
     expect(ports).toContain('4000:4000');
     for (const name of ['accounting', 'chat', 'video', 'mongo', 'nats']) expect(service(compose, name).ports, name).toBeUndefined();
   });
@@ -255,10 +265,12 @@ describe('docker-compose.yml', () => {
       expect(env.NATS_URL, name).toBe('nats://nats:4222');
       expect(env.GATEWAY_DATA_DIR, name).toBe('/data');
     }
-    for (const name of ['accounting', 'video']) expect(environment(service(compose, name)).MONGODB_URI, name).toMatch(/^mongodb:\/\/mongo:27017\//);
+    for (const name of ['accounting', 'video'])
+      expect(environment(service(compose, name)).MONGODB_URI, name).toMatch(/^mongodb:\/\/mongo:27017\//);
     const edge = environment(service(compose, 'edge'));
     expect(edge.HOST).toBe('0.0.0.0');
-    for (const [name, port] of Object.entries(GRPC_PORTS)) expect(edge[`${name.toUpperCase()}_ADDRESS`]).toMatch(new RegExp(`${name}:${port}$`));
+    for (const [name, port] of Object.entries(GRPC_PORTS))
+      expect(edge[`${name.toUpperCase()}_ADDRESS`]).toMatch(new RegExp(`${name}:${port}$`));
   });
 
   it('takes credentials and ADMIN_TOKEN from the .env file, not from the compose file', () => {
@@ -274,7 +286,8 @@ describe('docker-compose.yml', () => {
 
 describe('.env.example', () => {
   const variables = new Map(
-    read('.env.example').split('\n')
+    read('.env.example')
+      .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'))
       .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const),

@@ -65,8 +65,13 @@ export interface KubeObject {
 function isKubeObject(value: unknown): value is KubeObject {
   if (typeof value !== 'object' || value === null) return false;
   const { apiVersion, kind, metadata } = value as Record<string, unknown>;
-  return typeof apiVersion === 'string' && typeof kind === 'string'
-    && typeof metadata === 'object' && metadata !== null && typeof (metadata as Record<string, unknown>).name === 'string';
+  return (
+    typeof apiVersion === 'string' &&
+    typeof kind === 'string' &&
+    typeof metadata === 'object' &&
+    metadata !== null &&
+    typeof (metadata as Record<string, unknown>).name === 'string'
+  );
 }
 
 /** Parses a multi-document YAML stream of Kubernetes objects. */

@@ -171,10 +171,18 @@ function selects(selector: LabelSelector, labels: Labels): boolean {
     const value = labels[expression.key];
     const values = expression.values ?? [];
     switch (expression.operator) {
-      case 'In': if (value === undefined || !values.includes(value)) return false; break;
-      case 'NotIn': if (value !== undefined && values.includes(value)) return false; break;
-      case 'Exists': if (value === undefined) return false; break;
-      case 'DoesNotExist': if (value !== undefined) return false; break;
+      case 'In':
+        if (value === undefined || !values.includes(value)) return false;
+        break;
+      case 'NotIn':
+        if (value !== undefined && values.includes(value)) return false;
+        break;
+      case 'Exists':
+        if (value === undefined) return false;
+        break;
+      case 'DoesNotExist':
+        if (value !== undefined) return false;
+        break;
     }
   }
   return true;
@@ -202,7 +210,7 @@ function quantity(value: string | number | undefined): number {
   const match = /^(\d+(?:\.\d+)?)(m|Ki|Mi|Gi|Ti|k|M|G)?$/.exec(value);
   if (!match) return Number.NaN;
   const units: Record<string, number> = { m: 1e-3, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4, k: 1e3, M: 1e6, G: 1e9 };
-  return Number(match[1]) * (match[2] ? units[match[2]] ?? Number.NaN : 1);
+  return Number(match[1]) * (match[2] ? (units[match[2]] ?? Number.NaN) : 1);
 }
 
 /** The ingress rules of every policy selecting these pods that open this port. */
@@ -244,7 +252,9 @@ describe.each([
   });
 
   it('has one Deployment, Service and ServiceAccount per service, each pod on its own token-less account', () => {
-    const deployments = ofKind<Deployment>(objects(), 'Deployment').map((d) => d.metadata.name).sort();
+    const deployments = ofKind<Deployment>(objects(), 'Deployment')
+      .map((d) => d.metadata.name)
+      .sort();
     expect(deployments).toEqual([...ALL_SERVICES].sort());
     for (const name of ALL_SERVICES) {
       const account = named<ServiceAccount>(objects(), 'ServiceAccount', name);
@@ -272,7 +282,9 @@ describe.each([
       const pod = deployment.spec.template.spec;
       expect(pod.securityContext?.runAsNonRoot, name).toBe(true);
       expect(Number.isInteger(pod.securityContext?.runAsUser) && (pod.securityContext?.runAsUser ?? 0) > 0, `${name} runAsUser`).toBe(true);
-      expect(Number.isInteger(pod.securityContext?.runAsGroup) && (pod.securityContext?.runAsGroup ?? 0) > 0, `${name} runAsGroup`).toBe(true);
+      expect(Number.isInteger(pod.securityContext?.runAsGroup) && (pod.securityContext?.runAsGroup ?? 0) > 0, `${name} runAsGroup`).toBe(
+        true,
+      );
       expect(Number.isInteger(pod.securityContext?.fsGroup), `${name} fsGroup`).toBe(true);
       expect(pod.securityContext?.seccompProfile?.type, name).toBe('RuntimeDefault');
       for (const c of [...pod.containers, ...(pod.initContainers ?? [])]) {
@@ -391,7 +403,10 @@ describe.each([
       const labels = podLabels(objects(), name);
       const policies = ofKind<NetworkPolicy>(objects(), 'NetworkPolicy').filter((p) => selects(p.spec.podSelector, labels));
       expect(policies.length, `a NetworkPolicy selects ${name}`).toBeGreaterThan(0);
-      expect(policies.some((p) => p.spec.policyTypes?.includes('Ingress')), name).toBe(true);
+      expect(
+        policies.some((p) => p.spec.policyTypes?.includes('Ingress')),
+        name,
+      ).toBe(true);
       const rules = rulesFor(objects(), labels, GRPC_SERVICES[name]);
       expect(rules.length, `${name} gRPC port is reachable by someone`).toBeGreaterThan(0);
       for (const rule of rules) {
@@ -411,7 +426,10 @@ describe.each([
       // Every expected caller is let in.
       for (const caller of CALLERS[name]) {
         const callerLabels = podLabels(objects(), caller);
-        expect(rules.some((r) => (r.from ?? []).some((peer) => selects(peer.podSelector ?? {}, callerLabels))), `${caller} reaches ${name}`).toBe(true);
+        expect(
+          rules.some((r) => (r.from ?? []).some((peer) => selects(peer.podSelector ?? {}, callerLabels))),
+          `${caller} reaches ${name}`,
+        ).toBe(true);
       }
     }
   });
@@ -474,7 +492,10 @@ describe.each([
     expect(secretRef('edge', 'ADMIN_TOKEN')?.name).toMatch(/^gateway-admin/);
     for (const name of ['chat', 'video']) {
       const c = container(named<Deployment>(objects(), 'Deployment', name));
-      expect(c.envFrom?.some((e) => e.secretRef?.name.startsWith('gateway-credentials')), `${name} gets the provider credentials`).toBe(true);
+      expect(
+        c.envFrom?.some((e) => e.secretRef?.name.startsWith('gateway-credentials')),
+        `${name} gets the provider credentials`,
+      ).toBe(true);
     }
     // Provider credentials reach only the services that call providers.
     for (const name of ['edge', 'accounting']) {
@@ -529,7 +550,8 @@ describe.each([
     });
   } else {
     it('runs one replica of each service, autoscaling to two at most', () => {
-      for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) expect(deployment.spec.replicas, deployment.metadata.name).toBe(1);
+      for (const deployment of ofKind<Deployment>(objects(), 'Deployment'))
+        expect(deployment.spec.replicas, deployment.metadata.name).toBe(1);
       for (const name of AUTOSCALED) {
         const hpa = named<HorizontalPodAutoscaler>(objects(), 'HorizontalPodAutoscaler', name).spec;
         expect(hpa.minReplicas).toBe(1);

@@ -16,7 +16,13 @@ export interface TestGateway extends RunningGateway {
   logs: string[];
   admin(method: string, path: string, body?: unknown): Promise<Response>;
   call(path: string, secret?: string, init?: RequestInit): Promise<Response>;
-  createKey(body: { name?: string; models: string[]; budget_usd?: number; rpm?: number; tpm?: number }): Promise<{ id: string; key: string }>;
+  createKey(body: {
+    name?: string;
+    models: string[];
+    budget_usd?: number;
+    rpm?: number;
+    tpm?: number;
+  }): Promise<{ id: string; key: string }>;
 }
 
 export interface StartOptions {
@@ -26,7 +32,7 @@ export interface StartOptions {
 }
 
 export async function startTestGateway(options: StartOptions = {}): Promise<TestGateway> {
-  const dataDir = options.dataDir ?? await mkdtemp(join(tmpdir(), 'gateway-it-'));
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'gateway-it-')));
   const logs: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -35,18 +41,27 @@ export async function startTestGateway(options: StartOptions = {}): Promise<Test
     },
   });
   const logger = createLogger({ level: 'debug', destination });
-  const env = { GATEWAY_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, DEEPSEEK_API_KEY: 'test-deepseek-credential', ...options.env };
-  const config = options.config ?? await loadConfig(exampleConfigPath);
+  const env = {
+    GATEWAY_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ADMIN_TOKEN,
+    DEEPSEEK_API_KEY: 'test-deepseek-credential',
+    ...options.env,
+  };
+  const config = options.config ?? (await loadConfig(exampleConfigPath));
   const gateway = await startGateway({ config, logger, env });
-  const call = (path: string, secret?: string, init: RequestInit = {}) => fetch(`${gateway.url}${path}`, {
-    ...init,
-    headers: { ...(secret ? { authorization: `Bearer ${secret}` } : {}), ...(init.headers as Record<string, string> | undefined) },
-  });
-  const admin = (method: string, path: string, body?: unknown) => fetch(`${gateway.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
+  const call = (path: string, secret?: string, init: RequestInit = {}) =>
+    fetch(`${gateway.url}${path}`, {
+      ...init,
+      headers: { ...(secret ? { authorization: `Bearer ${secret}` } : {}), ...(init.headers as Record<string, string> | undefined) },
+    });
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(`${gateway.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
   const createKey = async (body: { name?: string; models: string[]; budget_usd?: number; rpm?: number; tpm?: number }) => {
     const response = await admin('POST', '/admin/v1/keys', { name: 'test', budget_usd: 10, ...body });
     if (response.status !== 201) throw new Error(`key creation failed: ${response.status} ${await response.text()}`);

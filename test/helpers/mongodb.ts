@@ -15,7 +15,11 @@ export interface RealMongo {
 export const NO_MONGODB = 'set MONGODB_URI or run a Docker engine to run';
 
 function dockerReachable(): boolean {
-  return Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock') || existsSync(`${process.env.HOME ?? ''}/.docker/run/docker.sock`);
+  return (
+    Boolean(process.env.DOCKER_HOST) ||
+    existsSync('/var/run/docker.sock') ||
+    existsSync(`${process.env.HOME ?? ''}/.docker/run/docker.sock`)
+  );
 }
 
 /** Puts `database` in the URI's path, keeping its options. */
@@ -33,5 +37,11 @@ export async function realMongo(database: string): Promise<RealMongo | undefined
   const container = await new MongoDBContainer('mongo:7').start();
   // The module starts a one-member replica set; connect to the member directly.
   const uri = withDatabase(`${container.getConnectionString()}?directConnection=true`, database);
-  return { uri, source: 'testcontainers', stop: async () => { await container.stop(); } };
+  return {
+    uri,
+    source: 'testcontainers',
+    stop: async () => {
+      await container.stop();
+    },
+  };
 }

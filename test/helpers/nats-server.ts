@@ -12,7 +12,6 @@ import { freePort } from './wait.js';
 
 const BINARY = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
 
-
 interface NatsContainer {
   getHost(): string;
   getMappedPort(port: number): number;
@@ -24,7 +23,10 @@ export class NatsServer {
   #child: ChildProcess | undefined;
   #container: NatsContainer | undefined;
 
-  private constructor(private portNumber: number, readonly storeDir: string) {}
+  private constructor(
+    private portNumber: number,
+    readonly storeDir: string,
+  ) {}
 
   static async start(): Promise<NatsServer> {
     const server = new NatsServer(await freePort(), await mkdtemp(join(tmpdir(), 'gateway-nats-')));
@@ -54,7 +56,9 @@ export class NatsServer {
       return;
     }
     if (!BINARY) throw new Error('nats-server is not installed (apt-get install nats-server)');
-    const child = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(this.portNumber), '-js', '-sd', this.storeDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(BINARY, ['-a', '127.0.0.1', '-p', String(this.portNumber), '-js', '-sd', this.storeDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.#child = child;
     await new Promise<void>((resolve, reject) => {
       let output = '';

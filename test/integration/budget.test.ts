@@ -16,7 +16,8 @@ beforeAll(async () => {
   const [chatUrl, slowUrl, arkUrl] = [await chatSim.listen(), await slowSim.listen(), await ark.listen()];
   gateway = await startTestGateway({
     env: { C: 'c', A: 'a' },
-    config: parseConfig(`
+    config: parseConfig(
+      `
 groups:
   - id: g
     mode: chat
@@ -37,7 +38,9 @@ groups:
     deployments: [{ provider: ark, model: s, api_base: "${arkUrl}/api/v3", api_key_env: A }]
 video: { poll_interval_ms: 50 }
 server: { key_cache_ttl_ms: 0 }
-`, 'budget-test'),
+`,
+      'budget-test',
+    ),
   });
 });
 afterAll(async () => {
@@ -46,7 +49,9 @@ afterAll(async () => {
 });
 
 async function usage(key: string) {
-  return (await (await gateway.call('/v1/usage', key)).json()) as { budget: { limit_usd: number; spent_usd: number; reserved_usd: number; remaining_usd: number } };
+  return (await (await gateway.call('/v1/usage', key)).json()) as {
+    budget: { limit_usd: number; spent_usd: number; reserved_usd: number; remaining_usd: number };
+  };
 }
 
 describe('budgets', () => {
@@ -55,8 +60,11 @@ describe('budgets', () => {
     // a budget of 0.5 USD fits about a dozen of them at once.
     const { key } = await gateway.createKey({ models: ['g'], budget_usd: 0.5 });
     const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
-    const results = await Promise.allSettled(Array.from({ length: 50 }, () =>
-      client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Count to three' }], max_tokens: 20 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () =>
+        client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Count to three' }], max_tokens: 20 }),
+      ),
+    );
     const ok = results.filter((r) => r.status === 'fulfilled').length;
     const refused = results.filter((r) => r.status === 'rejected');
     expect(ok).toBeGreaterThan(0);
@@ -72,38 +80,53 @@ describe('budgets', () => {
     expect(Math.round((after.spent_usd + after.remaining_usd) * 1e9)).toBe(0.5e9);
   });
 
-  it('show a call\'s hold as reserved while it runs, and settle it to the real cost', async () => {
+  it("show a call's hold as reserved while it runs, and settle it to the real cost", async () => {
     const { key } = await gateway.createKey({ models: ['slow'], budget_usd: 5 });
     const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: 'slow', messages: [{ role: 'user', content: 'Stream slowly' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'slow',
+      messages: [{ role: 'user', content: 'Stream slowly' }],
+      stream: true,
+    });
     const during = (await usage(key)).budget;
     expect(during.reserved_usd).toBeGreaterThan(0);
-    for await (const _chunk of stream) { /* drain */ }
+    for await (const _chunk of stream) {
+      /* drain */
+    }
     await eventually(async () => (await usage(key)).budget.reserved_usd === 0, 10_000);
     const after = (await usage(key)).budget;
     expect(after.spent_usd).toBeGreaterThan(0);
     expect(after.spent_usd).toBeLessThan(during.reserved_usd);
   });
 
-  it('give a failed call\'s hold back', async () => {
+  it("give a failed call's hold back", async () => {
     const { key } = await gateway.createKey({ models: ['g'], budget_usd: 1 });
     chatSim.fail({ status: 400 });
     const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
-    await expect(client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    await expect(client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(
+      OpenAI.BadRequestError,
+    );
     // The chat service's lease on the key goes back once it expires (a couple of seconds).
     await eventually(async () => (await usage(key)).budget.reserved_usd === 0, 10_000);
     expect((await usage(key)).budget).toMatchObject({ spent_usd: 0, reserved_usd: 0, remaining_usd: 1 });
   });
 
-  it('hold a video job\'s price and give it back when the job fails', async () => {
+  it("hold a video job's price and give it back when the job fails", async () => {
     const { key } = await gateway.createKey({ models: ['beta-dance'], budget_usd: 10 });
     ark.fail({ moderation: true });
-    const response = await gateway.call('/v1/videos', key, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'beta-dance', prompt: 'x', seconds: 30 }) });
+    const response = await gateway.call('/v1/videos', key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'beta-dance', prompt: 'x', seconds: 30 }),
+    });
     const job = (await response.json()) as { id: string };
     const held = (await usage(key)).budget.reserved_usd;
     // 30 s at 480p 16:9 by the formula: 854 × 480 × 721 / 1024 tokens × 10.70 USD per million.
     expect(held).toBeCloseTo(Math.ceil((854 * 480 * 721) / 1024) * 10.7e-6, 6);
-    await eventually(async () => ((await (await gateway.call(`/v1/videos/${job.id}`, key)).json()) as { status: string }).status === 'failed', 10_000);
+    await eventually(
+      async () => ((await (await gateway.call(`/v1/videos/${job.id}`, key)).json()) as { status: string }).status === 'failed',
+      10_000,
+    );
     await eventually(async () => (await usage(key)).budget.reserved_usd === 0, 10_000);
     expect((await usage(key)).budget).toMatchObject({ spent_usd: 0, remaining_usd: 10 });
   });
@@ -111,7 +134,11 @@ describe('budgets', () => {
   it('refuse a video job that does not fit, creating nothing upstream', async () => {
     const { key } = await gateway.createKey({ models: ['beta-dance'], budget_usd: 1 });
     const before = ark.createdTasks;
-    const response = await gateway.call('/v1/videos', key, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'beta-dance', prompt: 'x', seconds: 30 }) });
+    const response = await gateway.call('/v1/videos', key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'beta-dance', prompt: 'x', seconds: 30 }),
+    });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('budget_exceeded');
     expect(ark.createdTasks).toBe(before);
@@ -119,7 +146,7 @@ describe('budgets', () => {
 });
 
 describe('rate limits', () => {
-  it('answer 429 with Retry-After past the key\'s requests per minute', async () => {
+  it("answer 429 with Retry-After past the key's requests per minute", async () => {
     const { key } = await gateway.createKey({ models: ['g'], budget_usd: 10, rpm: 3 });
     const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     for (let i = 0; i < 3; i += 1) await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'x' }] });
@@ -131,12 +158,16 @@ describe('rate limits', () => {
     expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe('rate_limit_exceeded');
   });
 
-  it('answer 429 once the tokens used this minute reach the key\'s tpm', async () => {
+  it("answer 429 once the tokens used this minute reach the key's tpm", async () => {
     const { key } = await gateway.createKey({ models: ['g'], budget_usd: 10, tpm: 20 });
     const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     // Each call here uses 4 prompt + 9 completion tokens; the second one reaches 26 >= 20.
-    for (let i = 0; i < 2; i += 1) await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Count to three' }] });
-    await eventually(async () => ((await (await gateway.call('/v1/usage', key)).json()) as { by_model: { requests: number }[] }).by_model[0]?.requests === 2);
+    for (let i = 0; i < 2; i += 1)
+      await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Count to three' }] });
+    await eventually(
+      async () =>
+        ((await (await gateway.call('/v1/usage', key)).json()) as { by_model: { requests: number }[] }).by_model[0]?.requests === 2,
+    );
     const error = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.RateLimitError);
     expect((error as Error).message).toContain('tokens per minute');

@@ -8,7 +8,12 @@ import { eventually, startTestGateway, stopTestGateway, type TestGateway } from 
 // Chat completions end to end: the official openai SDK against the whole gateway, with strict
 // upstream simulators that refuse what real vendors refuse.
 
-const deepseek = new ChatSimulator({ flavor: 'deepseek', credential: 'ds-credential', models: ['deepseek-v4-flash', 'deepseek-v4-pro'], visionModels: ['deepseek-v4-flash'] });
+const deepseek = new ChatSimulator({
+  flavor: 'deepseek',
+  credential: 'ds-credential',
+  models: ['deepseek-v4-flash', 'deepseek-v4-pro'],
+  visionModels: ['deepseek-v4-flash'],
+});
 const plainA = new ChatSimulator({ flavor: 'openai', credential: 'oa-credential', models: ['gpt-sim'] });
 const plainB = new ChatSimulator({ flavor: 'openai', credential: 'oa-credential', models: ['gpt-sim'] });
 const lonely = new ChatSimulator({ flavor: 'openai', credential: 'oa-credential', models: ['gpt-sim'] });
@@ -84,7 +89,10 @@ beforeAll(async () => {
     config: parseConfig(config(urls), 'chat-test'),
     env: { DS_KEY: 'ds-credential', OA_KEY: 'oa-credential' },
   });
-  ({ key, id: keyId } = await gateway.createKey({ models: ['gamma-flash', 'gamma-v4-pro', 'plain', 'lonely', 'solo', 'slow', 'unserved'], budget_usd: 100 }));
+  ({ key, id: keyId } = await gateway.createKey({
+    models: ['gamma-flash', 'gamma-v4-pro', 'plain', 'lonely', 'solo', 'slow', 'unserved'],
+    budget_usd: 100,
+  }));
   client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 });
 afterAll(async () => {
@@ -119,16 +127,24 @@ describe('plain calls', () => {
 
   it('drop parameters the upstream does not understand instead of failing', async () => {
     const body = {
-      model: 'gamma-flash', messages: user('Hi'), temperature: 0.5, user: 'u-1', seed: 7, n: 1, logit_bias: {}, foo: 'bar',
+      model: 'gamma-flash',
+      messages: user('Hi'),
+      temperature: 0.5,
+      user: 'u-1',
+      seed: 7,
+      n: 1,
+      logit_bias: {},
+      foo: 'bar',
       max_completion_tokens: 50,
     } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
     await client.chat.completions.create(body);
     const sent = last(deepseek);
     expect(sent).toMatchObject({ model: 'deepseek-v4-flash', temperature: 0.5, max_tokens: 50 });
-    for (const dropped of ['user', 'seed', 'n', 'logit_bias', 'foo', 'max_completion_tokens', 'stream', 'stream_options']) expect(sent).not.toHaveProperty(dropped);
+    for (const dropped of ['user', 'seed', 'n', 'logit_bias', 'foo', 'max_completion_tokens', 'stream', 'stream_options'])
+      expect(sent).not.toHaveProperty(dropped);
   });
 
-  it('translate reasoning effort to DeepSeek\'s thinking controls, sending the switch every time', async () => {
+  it("translate reasoning effort to DeepSeek's thinking controls, sending the switch every time", async () => {
     const cases: [string | undefined, unknown, unknown][] = [
       [undefined, { type: 'enabled' }, 'high'],
       ['none', { type: 'disabled' }, undefined],
@@ -137,7 +153,11 @@ describe('plain calls', () => {
       ['max', { type: 'enabled' }, 'max'],
     ];
     for (const [effort, thinking, upstreamEffort] of cases) {
-      const body = { model: 'gamma-v4-pro', messages: user('Think'), ...(effort ? { reasoning_effort: effort } : {}) } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+      const body = {
+        model: 'gamma-v4-pro',
+        messages: user('Think'),
+        ...(effort ? { reasoning_effort: effort } : {}),
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming;
       const result = await client.chat.completions.create(body);
       const sent = last(deepseek);
       expect(sent.thinking, String(effort)).toEqual(thinking);
@@ -166,13 +186,25 @@ describe('plain calls', () => {
   it('accept images on groups with image input and meter them', async () => {
     const result = await client.chat.completions.create({
       model: 'gamma-flash',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          ],
+        },
+      ],
     });
     expect(result.usage?.prompt_tokens).toBeGreaterThan(85);
   });
 
   it('drop reasoning_effort on groups without reasoning, as any parameter their upstream does not take', async () => {
-    await client.chat.completions.create({ model: 'plain', messages: user('Hi'), reasoning_effort: 'high' } as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    await client.chat.completions.create({
+      model: 'plain',
+      messages: user('Hi'),
+      reasoning_effort: 'high',
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming);
     const sent = [...plainA.requests, ...plainB.requests].map((r) => r.body);
     expect(sent).toHaveLength(1);
     expect(sent[0]).not.toHaveProperty('reasoning_effort');
@@ -181,7 +213,9 @@ describe('plain calls', () => {
 
 describe('validation', () => {
   const expect422 = async (body: Record<string, unknown>, param: string) => {
-    const error = await client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming).catch((e: unknown) => e);
+    const error = await client.chat.completions
+      .create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming)
+      .catch((e: unknown) => e);
     expect(error, JSON.stringify(body)).toBeInstanceOf(OpenAI.UnprocessableEntityError);
     expect((error as InstanceType<typeof OpenAI.APIError>).param, JSON.stringify(body)).toBe(param);
     expect((error as InstanceType<typeof OpenAI.APIError>).type).toBe('invalid_request_error');
@@ -200,16 +234,26 @@ describe('validation', () => {
     await expect422({ model: 'flash', messages: user('x'), max_tokens: 8193 }, 'max_tokens');
     await expect422({ model: 'flash', messages: user('x'), max_completion_tokens: 9000 }, 'max_completion_tokens');
     await expect422({ model: 'flash', messages: user('x'), reasoning_effort: 'medium' }, 'reasoning_effort');
-    await expect422({
-      model: 'gamma-v4-pro',
-      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }],
-    }, 'messages[0].content[0]');
-    await expect422({ model: 'flash', messages: [{ role: 'user', content: [{ type: 'audio', data: 'x' }] }] }, 'messages[0].content[0].type');
+    await expect422(
+      {
+        model: 'gamma-v4-pro',
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] }],
+      },
+      'messages[0].content[0]',
+    );
+    await expect422(
+      { model: 'flash', messages: [{ role: 'user', content: [{ type: 'audio', data: 'x' }] }] },
+      'messages[0].content[0].type',
+    );
     expect(deepseek.requests).toHaveLength(0);
   });
 
   it('answers 400 to a body that is not JSON', async () => {
-    const response = await gateway.call('/v1/chat/completions', key, { method: 'POST', body: '{"model":', headers: { 'content-type': 'application/json' } });
+    const response = await gateway.call('/v1/chat/completions', key, {
+      method: 'POST',
+      body: '{"model":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_json');
   });
@@ -217,7 +261,11 @@ describe('validation', () => {
   it('answers 401 for an unknown group, an unserved one, or one the key lacks', async () => {
     const { key: narrow } = await gateway.createKey({ models: ['plain'] });
     const narrowClient = new OpenAI({ apiKey: narrow, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
-    for (const [c, model] of [[client, 'no-such-group'], [client, 'unserved'], [narrowClient, 'flash']] as const) {
+    for (const [c, model] of [
+      [client, 'no-such-group'],
+      [client, 'unserved'],
+      [narrowClient, 'flash'],
+    ] as const) {
       const error = await c.chat.completions.create({ model, messages: user('x') }).catch((e: unknown) => e);
       expect(error, model).toBeInstanceOf(OpenAI.AuthenticationError);
       expect((error as InstanceType<typeof OpenAI.APIError>).type).toBe('auth_error');
@@ -236,31 +284,48 @@ describe('streams', () => {
     expect(chunks[0]?.id).toMatch(/^chatcmpl-/);
     expect(chunks.every((c) => !('usage' in c))).toBe(true);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Hello from the simulator, one word at a time.');
-    expect(chunks.some((c) => (c.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content === 'Thinking it through.')).toBe(true);
+    expect(
+      chunks.some((c) => (c.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content === 'Thinking it through.'),
+    ).toBe(true);
     // The gateway always asked the upstream for usage.
     expect(last(deepseek).stream_options).toEqual({ include_usage: true });
   });
 
   it('forward the usage chunk when the caller asks for it', async () => {
-    const stream = await client.chat.completions.create({ model: 'flash', messages: user('Stream please'), stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'flash',
+      messages: user('Stream please'),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks: OpenAI.ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     const final = chunks[chunks.length - 1];
     expect(final?.choices).toEqual([]);
-    expect(final?.usage).toMatchObject({ prompt_tokens: expect.any(Number), completion_tokens: 16, completion_tokens_details: { reasoning_tokens: 7 } });
+    expect(final?.usage).toMatchObject({
+      prompt_tokens: expect.any(Number),
+      completion_tokens: 16,
+      completion_tokens_details: { reasoning_tokens: 7 },
+    });
     expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
   });
 
   it('carry the SSE headers proxies need', async () => {
     const response = await gateway.call('/v1/chat/completions', key, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'plain', messages: user('x'), stream: true }),
     });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     const text = await response.text();
     expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
-    expect(text.split('\n\n').filter(Boolean).every((event) => event.startsWith('data: '))).toBe(true);
+    expect(
+      text
+        .split('\n\n')
+        .filter(Boolean)
+        .every((event) => event.startsWith('data: ')),
+    ).toBe(true);
   });
 
   it('end with an error event the SDK raises when the upstream stream is cut mid-way, and bill nothing', async () => {
@@ -287,7 +352,10 @@ describe('streams', () => {
   it('abort the upstream request when the caller goes away', async () => {
     const abortedBefore = slow.aborted;
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: 'slow', messages: user('x'), stream: true }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { model: 'slow', messages: user('x'), stream: true },
+      { signal: controller.signal },
+    );
     await (async () => {
       for await (const _chunk of stream) controller.abort();
     })().catch(() => undefined);
@@ -326,7 +394,7 @@ describe('upstream failures', () => {
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
-  it('fall back to another group after the group\'s own attempts, still echoing the requested model', async () => {
+  it("fall back to another group after the group's own attempts, still echoing the requested model", async () => {
     lonely.fail({ status: 500 }, { status: 500 });
     const result = await client.chat.completions.create({ model: 'lonely', messages: user('x') });
     expect(result.model).toBe('lonely');
@@ -336,7 +404,9 @@ describe('upstream failures', () => {
 
   it('pass a request the upstream refuses back as 400 with its reason', async () => {
     // The gateway passes `stop` through; this upstream checks its type itself.
-    const error = await client.chat.completions.create({ model: 'plain', messages: user('x'), stop: 5 as unknown as string }).catch((e: unknown) => e);
+    const error = await client.chat.completions
+      .create({ model: 'plain', messages: user('x'), stop: 5 as unknown as string })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as Error).message).toContain("Invalid type for 'stop'");
     // Not retried: another deployment would refuse it alike.
@@ -349,7 +419,9 @@ describe('metering', () => {
     const before = await spentUsd();
     const plain = await client.chat.completions.create({ model: 'gamma-v4-pro', messages: user('Count these tokens precisely please') });
     const stream = await client.chat.completions.create({ model: 'gamma-v4-pro', messages: user('And these too'), stream: true });
-    for await (const _chunk of stream) { /* drain */ }
+    for await (const _chunk of stream) {
+      /* drain */
+    }
     const streamed = deepseek.totals;
     const plainCost = (plain.usage?.prompt_tokens ?? 0) * 550 + (plain.usage?.completion_tokens ?? 0) * 2190;
     // The streamed call's usage is what the simulator reported for its last call.
@@ -366,15 +438,27 @@ describe('metering', () => {
     const chat = new ChatClient(gateway.chat.address);
     try {
       const before = await spentUsd();
-      const call = { completionId: 'chatcmpl-repeated0000001', keyId, model: 'gamma-v4-pro', group: 'gamma-v4-pro', body: Buffer.from(JSON.stringify({ model: 'gamma-v4-pro', messages: user('Once only') })) };
-      const first = JSON.parse((await chat.createChatCompletion(call)).body.toString()) as { id: string; usage: { prompt_tokens: number; completion_tokens: number } };
+      const call = {
+        completionId: 'chatcmpl-repeated0000001',
+        keyId,
+        model: 'gamma-v4-pro',
+        group: 'gamma-v4-pro',
+        body: Buffer.from(JSON.stringify({ model: 'gamma-v4-pro', messages: user('Once only') })),
+      };
+      const first = JSON.parse((await chat.createChatCompletion(call)).body.toString()) as {
+        id: string;
+        usage: { prompt_tokens: number; completion_tokens: number };
+      };
       const again = JSON.parse((await chat.createChatCompletion(call)).body.toString()) as { id: string };
       expect([first.id, again.id]).toEqual(['chatcmpl-repeated0000001', 'chatcmpl-repeated0000001']);
       const cost = first.usage.prompt_tokens * 550 + first.usage.completion_tokens * 2190;
       await eventually(async () => Math.round((await spentUsd()) * 1e9) === Math.round(before * 1e9) + cost);
       await new Promise((r) => setTimeout(r, 200));
       expect(Math.round((await spentUsd()) * 1e9)).toBe(Math.round(before * 1e9) + cost);
-      await expect(chat.createChatCompletion({ ...call, completionId: 'not-an-id' })).rejects.toMatchObject({ code: 'invalid_request', param: 'completion_id' });
+      await expect(chat.createChatCompletion({ ...call, completionId: 'not-an-id' })).rejects.toMatchObject({
+        code: 'invalid_request',
+        param: 'completion_id',
+      });
     } finally {
       chat.close();
     }

@@ -86,18 +86,30 @@ describe('gateway start', () => {
       expect((await fetch(`${url}/health/readiness`)).status).toBe(200);
 
       const cliEnv = { ...process.env, GATEWAY_URL: url, ADMIN_TOKEN };
-      const created = JSON.parse((await run(process.execPath, [bin, 'keys', 'create', '--name', 'cli', '--models', 'flash,gamma-v4-pro', '--budget', '25'], { env: cliEnv })).stdout) as { id: string; key: string; models: string[] };
+      const created = JSON.parse(
+        (
+          await run(process.execPath, [bin, 'keys', 'create', '--name', 'cli', '--models', 'flash,gamma-v4-pro', '--budget', '25'], {
+            env: cliEnv,
+          })
+        ).stdout,
+      ) as { id: string; key: string; models: string[] };
       expect(created.models).toEqual(['gamma-flash', 'gamma-v4-pro']);
-      const models = (await (await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${created.key}` } })).json()) as { data: { id: string }[] };
+      const models = (await (await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${created.key}` } })).json()) as {
+        data: { id: string }[];
+      };
       expect(models.data.map((m) => m.id)).toEqual(['gamma-flash', 'gamma-v4-pro']);
 
       const listed = JSON.parse((await run(process.execPath, [bin, 'keys', 'list'], { env: cliEnv })).stdout) as { id: string }[];
       expect(listed.map((k) => k.id)).toContain(created.id);
-      const revoked = JSON.parse((await run(process.execPath, [bin, 'keys', 'revoke', created.id], { env: cliEnv })).stdout) as { revoked_at: number | null };
+      const revoked = JSON.parse((await run(process.execPath, [bin, 'keys', 'revoke', created.id], { env: cliEnv })).stdout) as {
+        revoked_at: number | null;
+      };
       expect(revoked.revoked_at).toEqual(expect.any(Number));
       expect((await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${created.key}` } })).status).toBe(401);
 
-      const refused = await run(process.execPath, [bin, 'keys', 'list'], { env: { ...cliEnv, ADMIN_TOKEN: 'wrong' } }).catch((e: { code: number; stderr: string }) => e);
+      const refused = await run(process.execPath, [bin, 'keys', 'list'], { env: { ...cliEnv, ADMIN_TOKEN: 'wrong' } }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
       expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('invalid_admin_token') });
       expect(lines.join('\n')).not.toContain(created.key);
     } finally {
@@ -107,7 +119,12 @@ describe('gateway start', () => {
 
   it('runs one service alone with grpc.health.v1', async () => {
     const metricsPort = await freePort();
-    const { child, ready } = await spawnCli(['start', '--service', 'chat'], { GRPC_HOST: '127.0.0.1', GRPC_PORT: '0', METRICS_PORT: String(metricsPort) }, dir, /^chat listening$/);
+    const { child, ready } = await spawnCli(
+      ['start', '--service', 'chat'],
+      { GRPC_HOST: '127.0.0.1', GRPC_PORT: '0', METRICS_PORT: String(metricsPort) },
+      dir,
+      /^chat listening$/,
+    );
     const health = createHealthClient(`127.0.0.1:${String(ready.port)}`);
     try {
       expect(await checkHealth(health)).toBe('SERVING');
@@ -124,7 +141,9 @@ describe('gateway start', () => {
   it('lists every configuration error and exits 1', async () => {
     const bad = join(dir, 'bad.yaml');
     await (await import('node:fs/promises')).writeFile(bad, 'groups:\n  - id: x\n    mode: chat\n    price: {}\n    deployments: []\n');
-    const result = await run(process.execPath, [bin, 'start'], { env: { ...process.env, GATEWAY_CONFIG: bad } }).catch((e: { code: number; stderr: string }) => e);
+    const result = await run(process.execPath, [bin, 'start'], { env: { ...process.env, GATEWAY_CONFIG: bad } }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(result).toMatchObject({ code: 1 });
     const stderr = (result as { stderr: string }).stderr;
     expect(stderr).toContain('invalid configuration in');

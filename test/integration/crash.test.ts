@@ -61,7 +61,11 @@ let secret: string | undefined;
  */
 let stranded = 0;
 
-interface Gateway { child: ChildProcess; url: string; output: string[] }
+interface Gateway {
+  child: ChildProcess;
+  url: string;
+  output: string[];
+}
 
 async function startGateway(): Promise<Gateway> {
   const child = spawn(process.execPath, [BIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -86,7 +90,9 @@ async function startGateway(): Promise<Gateway> {
           clearTimeout(timer);
           ready(parsed.listening);
         }
-      } catch { /* not a log line */ }
+      } catch {
+        /* not a log line */
+      }
     });
   });
   return { child, url, output };
@@ -116,7 +122,13 @@ function nanos(usd: number | string): number {
   return Number(BigInt(match[1]!) * 1_000_000_000n + BigInt((match[2] ?? '').padEnd(9, '0')));
 }
 
-interface UsageFigures { limit: number; spent: number; reserved: number; requests: number; groupSpent: number }
+interface UsageFigures {
+  limit: number;
+  spent: number;
+  reserved: number;
+  requests: number;
+  groupSpent: number;
+}
 
 async function usage(url: string, key: string): Promise<UsageFigures> {
   const response = await fetch(`${url}/v1/usage`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(3000) });
@@ -148,7 +160,8 @@ async function settled(url: string, key: string, { stableMs = 1000, maxMs = 8000
   for (;;) {
     await sleep(100);
     const now = await usage(url, key);
-    if (now.spent !== last.spent || now.requests !== last.requests || now.groupSpent !== last.groupSpent || now.reserved !== last.reserved) since = Date.now();
+    if (now.spent !== last.spent || now.requests !== last.requests || now.groupSpent !== last.groupSpent || now.reserved !== last.reserved)
+      since = Date.now();
     last = now;
     if (now.reserved <= reservedAtMost && Date.now() - since >= stableMs) return now;
     if (Date.now() > end) throw new Error(`spend did not settle in ${maxMs} ms: ${JSON.stringify(now)}`);
@@ -183,7 +196,9 @@ async function chatOnce(url: string, key: string): Promise<Outcome> {
       let code: string | undefined;
       try {
         code = (JSON.parse(text) as { error?: { code?: string } }).error?.code;
-      } catch { /* not JSON */ }
+      } catch {
+        /* not JSON */
+      }
       return { kind: 'status', status: response.status, code };
     }
     const body = JSON.parse(text) as { id: string; usage: { prompt_tokens: number; completion_tokens: number } };
@@ -197,7 +212,9 @@ async function chatOnce(url: string, key: string): Promise<Outcome> {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gateway-crash-'));
   const simUrl = await sim.listen();
-  await writeFile(join(dir, 'gateway.yaml'), `
+  await writeFile(
+    join(dir, 'gateway.yaml'),
+    `
 groups:
   - id: ${GROUP}
     mode: chat
@@ -206,7 +223,8 @@ groups:
     price: { input_per_mtok: ${INPUT_PER_MTOK}, output_per_mtok: ${OUTPUT_PER_MTOK} }
     deployments: [{ provider: openai, model: m, api_base: "${simUrl}/v1", api_key_env: CRASH_UPSTREAM_KEY }]
 router: { retries: 0 }
-`);
+`,
+  );
   env = {
     ...process.env,
     GATEWAY_CONFIG: join(dir, 'gateway.yaml'),
@@ -276,7 +294,12 @@ describe('kill -9 of the one-process gateway', () => {
     first.child.kill('SIGKILL');
     killedAt = Date.now();
     /** Upstream calls the simulator had fully answered when the process was gone: an upper bound on what can be billed. */
-    const servedAtKill = await Promise.race([died, sleep(5000).then(() => { throw new Error('the killed gateway did not exit'); })]);
+    const servedAtKill = await Promise.race([
+      died,
+      sleep(5000).then(() => {
+        throw new Error('the killed gateway did not exit');
+      }),
+    ]);
     await Promise.all(workers);
     const answeredBeforeKill = answered.length;
 
@@ -288,9 +311,15 @@ describe('kill -9 of the one-process gateway', () => {
     stranded = after.reserved;
 
     const figures = {
-      killAfterMs: KILL_AFTER_MS, inFlightAtKill, answered200: answeredBeforeKill, simulatorServed: servedAtKill,
-      ledgerRequests: after.requests, spentNanos: after.spent, expectedSpentNanos: after.requests * C,
-      lost: Math.max(0, answeredBeforeKill - after.requests), refusedBeforeKill: refusedBeforeKill.length,
+      killAfterMs: KILL_AFTER_MS,
+      inFlightAtKill,
+      answered200: answeredBeforeKill,
+      simulatorServed: servedAtKill,
+      ledgerRequests: after.requests,
+      spentNanos: after.spent,
+      expectedSpentNanos: after.requests * C,
+      lost: Math.max(0, answeredBeforeKill - after.requests),
+      refusedBeforeKill: refusedBeforeKill.length,
       reservedAfterRestart: after.reserved,
     };
     console.log(`crash figures: ${JSON.stringify(figures)}`);
@@ -304,8 +333,10 @@ describe('kill -9 of the one-process gateway', () => {
     expect(new Set(answered.map((a) => a.id)).size).toBe(answeredBeforeKill);
 
     // 0 lost: every call answered 200 is in the ledger.
-    expect(after.requests, `spend lost across kill -9: ${answeredBeforeKill} calls answered 200, ${after.requests} in the ledger`)
-      .toBeGreaterThanOrEqual(answeredBeforeKill);
+    expect(
+      after.requests,
+      `spend lost across kill -9: ${answeredBeforeKill} calls answered 200, ${after.requests} in the ledger`,
+    ).toBeGreaterThanOrEqual(answeredBeforeKill);
     // Nothing twice, nothing invented: at most one ledger entry per upstream answer.
     expect(after.requests, `more ledger entries than upstream answers (${servedAtKill})`).toBeLessThanOrEqual(servedAtKill);
     // Exact: spend is the ledger's requests times the one price.
@@ -372,7 +403,9 @@ describe('kill -9 of the one-process gateway', () => {
     }
 
     const end = await settled(url, key, { stableMs: 300, maxMs: 5000, reservedAtMost: stranded });
-    console.log(`budget figures: ${JSON.stringify({ budgetNanos: BUDGET_NANOS, stranded, endReserved: end.reserved, startSpent: start.spent, startRequests: start.requests, raced, rounds, successes, endSpent: end.spent, endRequests: end.requests, ms: Date.now() - began })}`);
+    console.log(
+      `budget figures: ${JSON.stringify({ budgetNanos: BUDGET_NANOS, stranded, endReserved: end.reserved, startSpent: start.spent, startRequests: start.requests, raced, rounds, successes, endSpent: end.spent, endRequests: end.requests, ms: Date.now() - began })}`,
+    );
     expect(end.spent).toBeLessThanOrEqual(BUDGET_NANOS);
     expect(end.spent + end.reserved).toBeLessThanOrEqual(BUDGET_NANOS);
     // Refused only when the next call's worst case did not fit (beside what the dead process still holds).

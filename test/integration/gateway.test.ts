@@ -27,7 +27,7 @@ describe('health', () => {
 });
 
 describe('authentication', () => {
-  it('answers 401 with the specification\'s error object for a missing, malformed, unknown or revoked key', async () => {
+  it("answers 401 with the specification's error object for a missing, malformed, unknown or revoked key", async () => {
     const { id, key } = await gateway.createKey({ models: ['*'] });
     expect((await gateway.call('/v1/models', key)).status).toBe(200);
     const cases: [string, Record<string, string>][] = [
@@ -55,7 +55,11 @@ describe('authentication', () => {
     const lonelyBus = new InProcessBus();
     const edge = await startEdge({
       config: (await import('@gateway/config')).parseConfig('groups: []\nserver: { key_cache_ttl_ms: 2000 }\n', 'test'),
-      bus: lonelyBus, logger: silentLogger(), adminToken: undefined, host: '127.0.0.1', port: 0,
+      bus: lonelyBus,
+      logger: silentLogger(),
+      adminToken: undefined,
+      host: '127.0.0.1',
+      port: 0,
       services: { accounting: gateway.accounting.address, chat: gateway.chat.address, video: gateway.video.address },
     });
     try {
@@ -73,7 +77,7 @@ describe('authentication', () => {
     }
   });
 
-  it('keeps a caller\'s request id and gives one otherwise', async () => {
+  it("keeps a caller's request id and gives one otherwise", async () => {
     const given = await gateway.call('/health/liveness', undefined, { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');
     const fresh = await gateway.call('/health/liveness', undefined, { headers: { 'x-request-id': 'bad id with spaces' } });
@@ -98,18 +102,32 @@ describe('GET /v1/models', () => {
   it('describes each group as the specification lists it', async () => {
     const { key } = await gateway.createKey({ models: ['gamma-flash'] });
     const body = (await (await gateway.call('/v1/models', key)).json()) as { data: unknown[] };
-    expect(body.data).toEqual([{
-      id: 'gamma-flash', object: 'model', created: 0, owned_by: 'gateway', mode: 'chat', max_input_tokens: 131072, max_output_tokens: 8192,
-    }]);
+    expect(body.data).toEqual([
+      {
+        id: 'gamma-flash',
+        object: 'model',
+        created: 0,
+        owned_by: 'gateway',
+        mode: 'chat',
+        max_input_tokens: 131072,
+        max_output_tokens: 8192,
+      },
+    ]);
   });
 
   it('includes video groups once their credential is set', async () => {
     const withVideo = await startTestGateway({ env: { ARK_API_KEY: 'ark-credential', MINIMAX_API_KEY: 'mm-credential' } });
     try {
       const { key } = await withVideo.createKey({ models: ['*'] });
-      const body = (await (await withVideo.call('/v1/models', key)).json()) as { data: { id: string; mode: string; max_output_tokens: number | null }[] };
+      const body = (await (await withVideo.call('/v1/models', key)).json()) as {
+        data: { id: string; mode: string; max_output_tokens: number | null }[];
+      };
       expect(body.data.map((m) => [m.id, m.mode])).toEqual([
-        ['alpha-h3', 'video'], ['alpha-h3-max', 'video'], ['beta-dance', 'video'], ['gamma-flash', 'chat'], ['gamma-v4-pro', 'chat'],
+        ['alpha-h3', 'video'],
+        ['alpha-h3-max', 'video'],
+        ['beta-dance', 'video'],
+        ['gamma-flash', 'chat'],
+        ['gamma-v4-pro', 'chat'],
       ]);
       expect(body.data[0]?.max_output_tokens).toBeNull();
     } finally {
@@ -121,7 +139,14 @@ describe('GET /v1/models', () => {
 describe('GET /v1/usage', () => {
   it('reports budget, spend, remaining and access, spend applied once per event', async () => {
     const { id, key } = await gateway.createKey({ models: ['flash', 'alpha-h3'], budget_usd: 25, rpm: 60 });
-    const event: SpendEvent = { id: 'chatcmpl-usage-1', kind: 'chat', key_id: id, group: 'gamma-flash', cost_nano_usd: 1_234_567_891, occurred_at: Date.now() };
+    const event: SpendEvent = {
+      id: 'chatcmpl-usage-1',
+      kind: 'chat',
+      key_id: id,
+      group: 'gamma-flash',
+      cost_nano_usd: 1_234_567_891,
+      occurred_at: Date.now(),
+    };
     await gateway.bus.publish(spendSubject('chat'), event.id, event);
     await gateway.bus.publish(spendSubject('chat'), event.id, event);
     let body: Record<string, unknown> = {};
@@ -144,7 +169,12 @@ describe('GET /v1/usage', () => {
 
 describe('admin API', () => {
   it('refuses a missing or wrong token without saying more', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${ADMIN_TOKEN}x` }, { authorization: ADMIN_TOKEN }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong' },
+      { authorization: `Bearer ${ADMIN_TOKEN}x` },
+      { authorization: ADMIN_TOKEN },
+    ] as Record<string, string>[]) {
       const response = await gateway.call('/admin/v1/keys', undefined, { headers });
       expect(response.status).toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_admin_token');
@@ -160,7 +190,15 @@ describe('admin API', () => {
     const created = await gateway.admin('POST', '/admin/v1/keys', { name: 'ops', models: ['flash'], budget_usd: 12.5, rpm: 30 });
     expect(created.status).toBe(201);
     const body = (await created.json()) as Record<string, unknown> & { id: string; key: string };
-    expect(body).toMatchObject({ object: 'api_key', name: 'ops', models: ['gamma-flash'], budget_usd: 12.5, spent_usd: 0, rpm: 30, revoked_at: null });
+    expect(body).toMatchObject({
+      object: 'api_key',
+      name: 'ops',
+      models: ['gamma-flash'],
+      budget_usd: 12.5,
+      spent_usd: 0,
+      rpm: 30,
+      revoked_at: null,
+    });
     expect(body.key).toMatch(/^sk-/);
 
     const one = (await (await gateway.admin('GET', `/admin/v1/keys/${body.id}`)).json()) as Record<string, unknown>;
@@ -170,7 +208,11 @@ describe('admin API', () => {
     const listed: { id: string }[] = [];
     let after: string | null = null;
     do {
-      const page = (await (await gateway.admin('GET', `/admin/v1/keys?limit=2${after ? `&after=${after}` : ''}`)).json()) as { data: { id: string }[]; next_after: string | null; has_more: boolean };
+      const page = (await (await gateway.admin('GET', `/admin/v1/keys?limit=2${after ? `&after=${after}` : ''}`)).json()) as {
+        data: { id: string }[];
+        next_after: string | null;
+        has_more: boolean;
+      };
       listed.push(...page.data);
       after = page.next_after;
       expect(page.has_more).toBe(after !== null);
@@ -197,7 +239,10 @@ describe('admin API', () => {
     for (const [body, param] of cases) {
       const response = await gateway.admin('POST', '/admin/v1/keys', body);
       expect(response.status, JSON.stringify(body)).toBe(422);
-      expect(((await response.json()) as { error: { param: string; type: string } }).error, JSON.stringify(body)).toMatchObject({ param, type: 'invalid_request_error' });
+      expect(((await response.json()) as { error: { param: string; type: string } }).error, JSON.stringify(body)).toMatchObject({
+        param,
+        type: 'invalid_request_error',
+      });
     }
   });
 
@@ -217,7 +262,9 @@ describe('bad input', () => {
   it('answers unknown routes with 404 in the OpenAI shape', async () => {
     const response = await gateway.call('/v1/nothing-here?x=1');
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { message: 'Unknown route: GET /v1/nothing-here', type: 'invalid_request_error', code: 'not_found', param: null } });
+    expect(await response.json()).toEqual({
+      error: { message: 'Unknown route: GET /v1/nothing-here', type: 'invalid_request_error', code: 'not_found', param: null },
+    });
   });
 
   it('answers unparseable JSON with 400, a wrong content type with 415 and an oversized body with 413', async () => {

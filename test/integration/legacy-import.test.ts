@@ -13,7 +13,11 @@ import { startTestGateway, stopTestGateway, type TestGateway } from '../helpers/
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/legacy-embedded/', import.meta.url));
 
-interface ByModel { model: string; requests: number; spent_nano_usd: number }
+interface ByModel {
+  model: string;
+  requests: number;
+  spent_nano_usd: number;
+}
 interface ReleaseFixture {
   keys: { id: string; secret: string; name: string; revoked: boolean; rpm: number | null; spent_nano_usd: number; by_model: ByModel[] }[];
   videos: { id: string; key_id: string; model: string; status: string }[];
@@ -23,7 +27,8 @@ const fixture = JSON.parse(await readFile(join(FIXTURE, 'fixture.json'), 'utf8')
 
 // The groups the fixture's keys and jobs name (gateway.example.yaml's), with upstreams nobody
 // calls; the jobs are old, so they are kept long enough to still be readable.
-const config = parseConfig(`
+const config = parseConfig(
+  `
 groups:
   - id: gamma-flash
     mode: chat
@@ -50,7 +55,9 @@ groups:
     deployments: [{ provider: ark, model: seedance-sim, api_base: "http://127.0.0.1:9/api/v3", api_key_env: ARK_KEY }]
 video: { retention_seconds: 315360000 }
 server: { key_cache_ttl_ms: 0 }
-`, 'legacy-import-test');
+`,
+  'legacy-import-test',
+);
 const env = { DS_KEY: 'unused', MM_KEY: 'unused', ARK_KEY: 'unused' };
 
 const nanos = (usd: number) => Math.round(usd * 1e9);
@@ -80,7 +87,10 @@ async function expectReleaseFigures(gw: TestGateway): Promise<void> {
     expect(nanos(usage.budget.spent_usd), key.name).toBe(key.spent_nano_usd);
     expect(usage.budget.reserved_usd, key.name).toBe(0);
     const byModel = usage.by_model.map((m) => ({ model: m.model, requests: m.requests, spent_nano_usd: nanos(m.spent_usd) }));
-    expect(byModel.sort((a, b) => a.model.localeCompare(b.model)), key.name).toEqual(key.by_model);
+    expect(
+      byModel.sort((a, b) => a.model.localeCompare(b.model)),
+      key.name,
+    ).toEqual(key.by_model);
     expect(usage.rate_limits.rpm, key.name).toBe(key.rpm);
   }
 
@@ -94,7 +104,9 @@ async function expectReleaseFigures(gw: TestGateway): Promise<void> {
     if (stranger) expect((await gw.call(`/v1/videos/${video.id}`, stranger.secret)).status, video.id).toBe(404);
   }
 
-  const listed = (await (await gw.admin('GET', '/admin/v1/keys')).json()) as { data: { id: string; name: string; revoked_at: number | null }[] };
+  const listed = (await (await gw.admin('GET', '/admin/v1/keys')).json()) as {
+    data: { id: string; name: string; revoked_at: number | null }[];
+  };
   expect(listed.data.map((k) => k.id).sort()).toEqual(fixture.keys.map((k) => k.id).sort());
   for (const key of fixture.keys) {
     expect(listed.data.find((k) => k.id === key.id)?.revoked_at !== null, key.name).toBe(key.revoked);

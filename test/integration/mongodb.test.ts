@@ -22,7 +22,8 @@ describe.runIf(mongo !== undefined)(`the gateway on MongoDB and NATS (${mongo?.s
   beforeAll(async () => {
     nats = await NatsServer.start();
     const [chatUrl, mmUrl] = [await chatSim.listen(), await minimax.listen()];
-    config = parseConfig(`
+    config = parseConfig(
+      `
 groups:
   - id: g
     mode: chat
@@ -37,7 +38,9 @@ groups:
     deployments: [{ provider: minimax, model: MiniMax-H3, api_base: "${mmUrl}", api_key_env: MM }]
 video: { poll_interval_ms: 100 }
 server: { key_cache_ttl_ms: 0 }
-`, 'mongodb-it');
+`,
+      'mongodb-it',
+    );
     gateway = await startTestGateway({ config, env: { MONGODB_URI: mongo!.uri, NATS_URL: nats.url, C: 'c', MM: 'mm' } });
   }, 120_000);
 
@@ -48,7 +51,12 @@ server: { key_cache_ttl_ms: 0 }
     await mongo?.stop();
   }, 60_000);
 
-  const usage = async (key: string) => ((await (await gateway.call('/v1/usage', key)).json()) as { budget: { spent_usd: number; reserved_usd: number; remaining_usd: number } }).budget;
+  const usage = async (key: string) =>
+    (
+      (await (await gateway.call('/v1/usage', key)).json()) as {
+        budget: { spent_usd: number; reserved_usd: number; remaining_usd: number };
+      }
+    ).budget;
 
   it('meters chat calls exactly, plain and streamed', async () => {
     expect(gateway.store.kind).toBe('mongodb');
@@ -59,8 +67,14 @@ server: { key_cache_ttl_ms: 0 }
       const completion = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: `Hello ${i}` }] });
       expected += completion.usage!.prompt_tokens * PRICE.input * 1e6 + completion.usage!.completion_tokens * PRICE.output * 1e6;
     }
-    const stream = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Stream' }], stream: true, stream_options: { include_usage: true } });
-    for await (const chunk of stream) if (chunk.usage) expected += chunk.usage.prompt_tokens * PRICE.input * 1e6 + chunk.usage.completion_tokens * PRICE.output * 1e6;
+    const stream = await client.chat.completions.create({
+      model: 'g',
+      messages: [{ role: 'user', content: 'Stream' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    for await (const chunk of stream)
+      if (chunk.usage) expected += chunk.usage.prompt_tokens * PRICE.input * 1e6 + chunk.usage.completion_tokens * PRICE.output * 1e6;
     await eventually(async () => Math.round((await usage(key)).spent_usd * 1e9) === expected, 10_000);
     await eventually(async () => (await usage(key)).reserved_usd === 0, 10_000);
   });
@@ -68,8 +82,11 @@ server: { key_cache_ttl_ms: 0 }
   it('never lets 50 racing calls spend past the budget (holds are atomic updates of the key document)', async () => {
     const { key } = await gateway.createKey({ models: ['g'], budget_usd: 1 });
     const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
-    const results = await Promise.allSettled(Array.from({ length: 50 }, () =>
-      client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Count to three' }], max_tokens: 20 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () =>
+        client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Count to three' }], max_tokens: 20 }),
+      ),
+    );
     expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
     expect(results.some((r) => r.status === 'rejected')).toBe(true);
     await eventually(async () => (await usage(key)).reserved_usd === 0, 10_000);
@@ -80,10 +97,17 @@ server: { key_cache_ttl_ms: 0 }
 
   it('runs a video job to completion, billed once, its record expiring by a TTL index', async () => {
     const { key } = await gateway.createKey({ models: ['clip'], budget_usd: 5 });
-    const created = await gateway.call('/v1/videos', key, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'clip', prompt: 'x', seconds: 6 }) });
+    const created = await gateway.call('/v1/videos', key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'clip', prompt: 'x', seconds: 6 }),
+    });
     expect(created.status).toBe(200);
     const { id } = (await created.json()) as { id: string };
-    await eventually(async () => ((await (await gateway.call(`/v1/videos/${id}`, key)).json()) as { status: string }).status === 'completed', 15_000);
+    await eventually(
+      async () => ((await (await gateway.call(`/v1/videos/${id}`, key)).json()) as { status: string }).status === 'completed',
+      15_000,
+    );
     await eventually(async () => Math.round((await usage(key)).spent_usd * 1e9) === 480_000_000, 10_000);
     const { MongoClient } = await import('mongodb');
     const client = await MongoClient.connect(mongo!.uri);
@@ -91,7 +115,8 @@ server: { key_cache_ttl_ms: 0 }
       const collections = await client.db().listCollections().toArray();
       const ttl: number[] = [];
       for (const { name } of collections) {
-        for (const index of await client.db().collection(name).indexes()) if (typeof index.expireAfterSeconds === 'number') ttl.push(index.expireAfterSeconds);
+        for (const index of await client.db().collection(name).indexes())
+          if (typeof index.expireAfterSeconds === 'number') ttl.push(index.expireAfterSeconds);
       }
       expect(ttl).toContain(7 * 24 * 3600);
     } finally {

@@ -31,7 +31,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gateway-nats-it-'));
   sim = new ChatSimulator({ flavor: 'openai', credential: 'c', models: ['m'] });
   const simUrl = await sim.listen();
-  const config = parseConfig(`
+  const config = parseConfig(
+    `
 groups:
   - id: g
     mode: chat
@@ -40,7 +41,9 @@ groups:
     price: { input_per_mtok: 1, output_per_mtok: 2 }
     deployments: [{ provider: openai, model: m, api_base: "${simUrl}/v1", api_key_env: K }]
 server: { key_cache_ttl_ms: 2000 }
-`, 'nats-it');
+`,
+    'nats-it',
+  );
   const env = (name: string) => ({ NATS_URL: nats.url, GATEWAY_DATA_DIR: join(dir, name), K: 'c' });
   const bus = async (name: string) => {
     const opened = await openBus(name, env(name), silentLogger());
@@ -48,12 +51,31 @@ server: { key_cache_ttl_ms: 2000 }
     return opened.bus;
   };
   const logger = silentLogger();
-  const accounting = await startAccounting({ config, bus: await bus('accounting'), store: new SqliteStore(join(dir, 'accounting-store')), logger, env: env('accounting'), listen: '127.0.0.1:0' });
+  const accounting = await startAccounting({
+    config,
+    bus: await bus('accounting'),
+    store: new SqliteStore(join(dir, 'accounting-store')),
+    logger,
+    env: env('accounting'),
+    listen: '127.0.0.1:0',
+  });
   const chat = await startChat({ config, bus: await bus('chat'), logger, env: env('chat'), listen: '127.0.0.1:0' });
-  const video = await startVideo({ config, bus: await bus('video'), store: new SqliteStore(join(dir, 'video-store')), logger, env: env('video'), listen: '127.0.0.1:0' });
+  const video = await startVideo({
+    config,
+    bus: await bus('video'),
+    store: new SqliteStore(join(dir, 'video-store')),
+    logger,
+    env: env('video'),
+    listen: '127.0.0.1:0',
+  });
   services.push(accounting, chat, video);
   const edge = await startEdge({
-    config, bus: await bus('edge'), logger, adminToken: ADMIN, host: '127.0.0.1', port: 0,
+    config,
+    bus: await bus('edge'),
+    logger,
+    adminToken: ADMIN,
+    host: '127.0.0.1',
+    port: 0,
     services: { accounting: accounting.address, chat: chat.address, video: video.address },
   });
   services.push(edge);
@@ -70,7 +92,8 @@ afterAll(async () => {
 
 async function createKey(): Promise<{ id: string; key: string }> {
   const response = await fetch(`${edgeUrl}/admin/v1/keys`, {
-    method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'n', models: ['*'], budget_usd: 10 }),
   });
   return (await response.json()) as { id: string; key: string };
@@ -83,7 +106,9 @@ describe('services over NATS', () => {
     const result = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Hello there' }] });
     const cost = (result.usage?.prompt_tokens ?? 0) * 1000 + (result.usage?.completion_tokens ?? 0) * 2000;
     await eventually(async () => {
-      const usage = (await (await fetch(`${edgeUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as { budget: { spent_usd: number } };
+      const usage = (await (await fetch(`${edgeUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+        budget: { spent_usd: number };
+      };
       return Math.round(usage.budget.spent_usd * 1e9) === cost;
     }, 10_000);
   });
@@ -109,12 +134,18 @@ describe('services over NATS', () => {
     // Accounting returns on the same address, store and durable consumer.
     const config = parseConfig(`groups: []\nserver: { key_cache_ttl_ms: 0 }\n`, 'nats-it-restart');
     const restarted = await startAccounting({
-      config, bus: buses[0]!.bus, store: new SqliteStore(join(dir, 'accounting-store')), logger: silentLogger(),
-      env: { NATS_URL: nats.url }, listen: accounting.address,
+      config,
+      bus: buses[0]!.bus,
+      store: new SqliteStore(join(dir, 'accounting-store')),
+      logger: silentLogger(),
+      env: { NATS_URL: nats.url },
+      listen: accounting.address,
     });
     services[0] = restarted;
     await eventually(async () => {
-      const usage = (await (await fetch(`${edgeUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as { budget?: { spent_usd: number } };
+      const usage = (await (await fetch(`${edgeUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+        budget?: { spent_usd: number };
+      };
       return usage.budget !== undefined && Math.round(usage.budget.spent_usd * 1e9) === 777;
     }, 15_000);
   });

@@ -9,7 +9,13 @@ import { eventually, startTestGateway, stopTestGateway, type TestGateway } from 
 // while a request is handled carries its request id.
 
 const chatSim = new ChatSimulator({ flavor: 'openai', credential: 'oa-credential', models: ['gpt-sim'] });
-const videoSim = new VideoSimulator({ protocol: 'minimax', credential: 'mm-credential', models: ['MiniMax-H3'], queuedPolls: 1, runningPolls: 1 });
+const videoSim = new VideoSimulator({
+  protocol: 'minimax',
+  credential: 'mm-credential',
+  models: ['MiniMax-H3'],
+  queuedPolls: 1,
+  runningPolls: 1,
+});
 
 function config(chatUrl: string, videoUrl: string): string {
   return `
@@ -43,7 +49,10 @@ const videoJobs: string[] = [];
 
 beforeAll(async () => {
   const [chatUrl, videoUrl] = [await chatSim.listen(), await videoSim.listen()];
-  gateway = await startTestGateway({ config: parseConfig(config(chatUrl, videoUrl), 'observability-test'), env: { OA_KEY: 'oa-credential', MM_KEY: 'mm-credential' } });
+  gateway = await startTestGateway({
+    config: parseConfig(config(chatUrl, videoUrl), 'observability-test'),
+    env: { OA_KEY: 'oa-credential', MM_KEY: 'mm-credential' },
+  });
   ({ key } = await gateway.createKey({ models: ['obs-chat', 'obs-video'], budget_usd: 100 }));
 });
 afterAll(async () => {
@@ -56,7 +65,11 @@ function chat(options: { stream?: boolean; model?: string; headers?: Record<stri
   return gateway.call('/v1/chat/completions', key, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...options.headers },
-    body: JSON.stringify({ model: options.model ?? 'obs-chat', messages: [{ role: 'user', content: 'Hello there' }], ...(options.stream ? { stream: true } : {}) }),
+    body: JSON.stringify({
+      model: options.model ?? 'obs-chat',
+      messages: [{ role: 'user', content: 'Hello there' }],
+      ...(options.stream ? { stream: true } : {}),
+    }),
   });
 }
 
@@ -79,7 +92,12 @@ interface LogLine {
 }
 
 function logLines(from = 0): LogLine[] {
-  return gateway.logs.slice(from).flatMap((chunk) => chunk.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as LogLine));
+  return gateway.logs.slice(from).flatMap((chunk) =>
+    chunk
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as LogLine),
+  );
 }
 
 interface Sample {
@@ -127,7 +145,7 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const traceparent = (traceId: string) => `00-${traceId}-00f067aa0ba902b7-01`;
 
 describe('trace context and request ids', () => {
-  it('carry a caller\'s traceparent through the gRPC hops into every service\'s log lines', async () => {
+  it("carry a caller's traceparent through the gRPC hops into every service's log lines", async () => {
     const from = gateway.logs.length;
     const response = await chat({ headers: { traceparent: traceparent(TRACE_ID), 'x-request-id': 'obs-plain-1' } });
     expect(response.status).toBe(200);
@@ -191,7 +209,7 @@ describe('trace context and request ids', () => {
     expect(new Set(handling.map((l) => l.service))).toEqual(new Set(['edge', 'chat', 'accounting']));
   });
 
-  it('keep a caller\'s request id only when it looks like one', async () => {
+  it("keep a caller's request id only when it looks like one", async () => {
     const response = await chat({ headers: { 'x-request-id': 'bad id with spaces' } });
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     await response.json();
@@ -227,8 +245,10 @@ describe('GET /metrics', () => {
     let samples: Sample[] = [];
     await eventually(async () => {
       samples = await scrape();
-      return value(samples, 'gateway_spend_nano_usd_total', { group: 'obs-chat', kind: 'chat' }) === chatSpend
-        && value(samples, 'gateway_spend_nano_usd_total', { group: 'obs-video', kind: 'video' }) === videoJobs.length * VIDEO_JOB_NANOS;
+      return (
+        value(samples, 'gateway_spend_nano_usd_total', { group: 'obs-chat', kind: 'chat' }) === chatSpend &&
+        value(samples, 'gateway_spend_nano_usd_total', { group: 'obs-video', kind: 'video' }) === videoJobs.length * VIDEO_JOB_NANOS
+      );
     }, 5000);
 
     const chatRoute = { route: '/v1/chat/completions', group: 'obs-chat', status: '200' };
@@ -237,14 +257,19 @@ describe('GET /metrics', () => {
     expect(value(samples, 'gateway_http_request_duration_seconds_bucket', { ...chatRoute, le: '+Inf' })).toBe(chatCalls);
     expect(value(samples, 'gateway_http_requests_total', { route: '/v1/chat/completions', group: '', status: '401' })).toBe(1);
     expect(value(samples, 'gateway_http_requests_total', { route: 'unmatched', group: '', status: '404' })).toBe(1);
-    expect(value(samples, 'gateway_http_requests_total', { route: '/v1/videos', group: 'obs-video', status: '200' })).toBe(videoJobs.length);
-    expect(value(samples, 'gateway_http_requests_total', { route: '/v1/videos/:id', group: 'obs-video', status: '200' })).toBeGreaterThanOrEqual(videoJobs.length);
+    expect(value(samples, 'gateway_http_requests_total', { route: '/v1/videos', group: 'obs-video', status: '200' })).toBe(
+      videoJobs.length,
+    );
+    expect(
+      value(samples, 'gateway_http_requests_total', { route: '/v1/videos/:id', group: 'obs-video', status: '200' }),
+    ).toBeGreaterThanOrEqual(videoJobs.length);
     expect(value(samples, 'gateway_http_requests_total', { route: '/v1/videos/:id', group: '', status: '404' })).toBe(1);
     const groups = new Set(samples.filter((s) => s.name === 'gateway_http_requests_total').map((s) => s.labels.group));
     expect([...groups].sort()).toEqual(['', 'obs-chat', 'obs-video']);
 
     // gRPC, per service.
-    const handled = (service: string, method: string, code = 'OK') => value(samples, 'gateway_grpc_server_handled_total', { service, method, code });
+    const handled = (service: string, method: string, code = 'OK') =>
+      value(samples, 'gateway_grpc_server_handled_total', { service, method, code });
     expect(handled('chat', 'CreateChatCompletion')).toBeGreaterThanOrEqual(6);
     expect(handled('chat', 'StreamChatCompletion')).toBeGreaterThanOrEqual(3);
     expect((handled('chat', 'CreateChatCompletion') ?? 0) + (handled('chat', 'StreamChatCompletion') ?? 0)).toBe(chatCalls);
@@ -252,12 +277,17 @@ describe('GET /metrics', () => {
     expect(handled('video', 'GetVideo')).toBeGreaterThanOrEqual(videoJobs.length);
     expect(handled('video', 'GetVideo', 'NOT_FOUND')).toBe(1);
     expect(handled('accounting', 'AuthenticateKey')).toBeGreaterThanOrEqual(chatCalls);
-    expect(value(samples, 'gateway_grpc_server_handling_seconds_count', { service: 'chat', method: 'CreateChatCompletion' })).toBe(handled('chat', 'CreateChatCompletion'));
+    expect(value(samples, 'gateway_grpc_server_handling_seconds_count', { service: 'chat', method: 'CreateChatCompletion' })).toBe(
+      handled('chat', 'CreateChatCompletion'),
+    );
     expect(value(samples, 'gateway_grpc_server_handling_seconds_count', { service: 'accounting' })).toBeGreaterThan(0);
 
     // Upstream time in chat, and the gateway's own time at the edge, once per served call.
-    expect(value(samples, 'gateway_upstream_duration_seconds_count', { group: 'obs-chat', provider: 'openai', outcome: 'ok' })).toBe(chatCalls);
-    const upstreamSeconds = value(samples, 'gateway_upstream_duration_seconds_sum', { group: 'obs-chat', provider: 'openai', outcome: 'ok' }) ?? 0;
+    expect(value(samples, 'gateway_upstream_duration_seconds_count', { group: 'obs-chat', provider: 'openai', outcome: 'ok' })).toBe(
+      chatCalls,
+    );
+    const upstreamSeconds =
+      value(samples, 'gateway_upstream_duration_seconds_sum', { group: 'obs-chat', provider: 'openai', outcome: 'ok' }) ?? 0;
     expect(upstreamSeconds).toBeGreaterThan(0);
     expect(value(samples, 'gateway_overhead_seconds_count', { route: '/v1/chat/completions' })).toBe(chatCalls);
     const overheadSeconds = value(samples, 'gateway_overhead_seconds_sum', { route: '/v1/chat/completions' }) ?? -1;

@@ -18,7 +18,13 @@ const ADMIN = 'processes-admin-token-0123456789';
 const PRICE = { input: 2, output: 4 };
 
 const chatSim = new ChatSimulator({ flavor: 'openai', credential: 'chat-credential', models: ['m'] });
-const minimax = new VideoSimulator({ protocol: 'minimax', credential: 'mm-credential', models: ['MiniMax-H3'], queuedPolls: 1, runningPolls: 1 });
+const minimax = new VideoSimulator({
+  protocol: 'minimax',
+  credential: 'mm-credential',
+  models: ['MiniMax-H3'],
+  queuedPolls: 1,
+  runningPolls: 1,
+});
 let nats: NatsServer;
 let dir: string;
 let supervisor: ChildProcess;
@@ -30,7 +36,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gateway-processes-'));
   const [chatUrl, mmUrl] = [await chatSim.listen(), await minimax.listen()];
   const configPath = join(dir, 'gateway.yaml');
-  await writeFile(configPath, `
+  await writeFile(
+    configPath,
+    `
 groups:
   - id: g
     mode: chat
@@ -46,11 +54,19 @@ groups:
     deployments: [{ provider: minimax, model: MiniMax-H3, api_base: "${mmUrl}", api_key_env: MM_KEY }]
 video: { poll_interval_ms: 100 }
 server: { key_cache_ttl_ms: 2000 }
-`);
+`,
+  );
   supervisor = spawn(process.execPath, [BIN, 'start', '--separate', '--replicas', 'edge=2,chat=2', '--auto-ports'], {
     env: {
-      ...process.env, GATEWAY_CONFIG: configPath, GATEWAY_DATA_DIR: join(dir, 'data'), NATS_URL: nats.url, ADMIN_TOKEN: ADMIN,
-      CHAT_KEY: 'chat-credential', MM_KEY: 'mm-credential', LOG_LEVEL: 'debug', HOST: '127.0.0.1',
+      ...process.env,
+      GATEWAY_CONFIG: configPath,
+      GATEWAY_DATA_DIR: join(dir, 'data'),
+      NATS_URL: nats.url,
+      ADMIN_TOKEN: ADMIN,
+      CHAT_KEY: 'chat-credential',
+      MM_KEY: 'mm-credential',
+      LOG_LEVEL: 'debug',
+      HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -93,7 +109,9 @@ async function admin(edge: string, method: string, path: string, body?: unknown)
 }
 
 async function spentNanoUsd(edge: string, key: string): Promise<number> {
-  const usage = (await (await fetch(`${edge}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as { budget: { spent_usd: number } };
+  const usage = (await (await fetch(`${edge}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+    budget: { spent_usd: number };
+  };
   return Math.round(usage.budget.spent_usd * 1e9);
 }
 
@@ -112,7 +130,12 @@ describe('separate processes (gateway start --separate)', () => {
     for (let i = 0; i < 12; i += 1) {
       const client = new OpenAI({ apiKey: key, baseURL: `${edges[i % 2]!}/v1`, maxRetries: 0 });
       if (i % 3 === 0) {
-        const stream = await client.chat.completions.create({ model: 'g-alias', messages: [{ role: 'user', content: `Stream ${i}` }], stream: true, stream_options: { include_usage: true } });
+        const stream = await client.chat.completions.create({
+          model: 'g-alias',
+          messages: [{ role: 'user', content: `Stream ${i}` }],
+          stream: true,
+          stream_options: { include_usage: true },
+        });
         let usage: OpenAI.CompletionUsage | undefined;
         for await (const chunk of stream) {
           expect(chunk.model).toBe('g-alias');
@@ -134,14 +157,22 @@ describe('separate processes (gateway start --separate)', () => {
   });
 
   it('run a video job created through one edge and downloaded through the other, billed once', async () => {
-    const { key } = (await (await admin(edges[1]!, 'POST', '/admin/v1/keys', { name: 'v', models: ['clip'], budget_usd: 5 })).json()) as { key: string };
+    const { key } = (await (await admin(edges[1]!, 'POST', '/admin/v1/keys', { name: 'v', models: ['clip'], budget_usd: 5 })).json()) as {
+      key: string;
+    };
     const auth = { authorization: `Bearer ${key}` };
     const created = await fetch(`${edges[0]!}/v1/videos`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'clip', prompt: 'A lighthouse at dusk', seconds: 6 }),
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'clip', prompt: 'A lighthouse at dusk', seconds: 6 }),
     });
     expect(created.status).toBe(200);
     const job = (await created.json()) as { id: string; status: string };
-    await eventually(async () => ((await (await fetch(`${edges[1]!}/v1/videos/${job.id}`, { headers: auth })).json()) as { status: string }).status === 'completed', 15_000);
+    await eventually(
+      async () =>
+        ((await (await fetch(`${edges[1]!}/v1/videos/${job.id}`, { headers: auth })).json()) as { status: string }).status === 'completed',
+      15_000,
+    );
     const content = await fetch(`${edges[1]!}/v1/videos/${job.id}/content`, { headers: auth });
     expect(content.status).toBe(200);
     expect((await content.arrayBuffer()).byteLength).toBeGreaterThan(0);
@@ -150,7 +181,10 @@ describe('separate processes (gateway start --separate)', () => {
   });
 
   it('stop a revoked key on the other edge at once (the change crosses NATS)', async () => {
-    const created = (await (await admin(edges[0]!, 'POST', '/admin/v1/keys', { name: 'r', models: ['g'], budget_usd: 1 })).json()) as { id: string; key: string };
+    const created = (await (await admin(edges[0]!, 'POST', '/admin/v1/keys', { name: 'r', models: ['g'], budget_usd: 1 })).json()) as {
+      id: string;
+      key: string;
+    };
     const models = () => fetch(`${edges[1]!}/v1/models`, { headers: { authorization: `Bearer ${created.key}` } });
     expect((await models()).status).toBe(200);
     expect((await admin(edges[0]!, 'DELETE', `/admin/v1/keys/${created.id}`)).status).toBe(200);
@@ -159,7 +193,9 @@ describe('separate processes (gateway start --separate)', () => {
   });
 
   it('keep serving while a chat process is killed, and bring it back', async () => {
-    const { key } = (await (await admin(edges[0]!, 'POST', '/admin/v1/keys', { name: 'k', models: ['g'], budget_usd: 1 })).json()) as { key: string };
+    const { key } = (await (await admin(edges[0]!, 'POST', '/admin/v1/keys', { name: 'k', models: ['g'], budget_usd: 1 })).json()) as {
+      key: string;
+    };
     const before = lines.filter((l) => l.process === 'chat-1' && l.msg === 'chat listening').length;
     const pid = await chatPid();
     process.kill(pid, 'SIGKILL');
@@ -168,7 +204,11 @@ describe('separate processes (gateway start --separate)', () => {
     for (let i = 0; i < 4; i += 1) {
       const completion = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Still there?' }] });
       expect(completion.choices[0]?.message.content).toBeTruthy();
-      const stream = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Still streaming?' }], stream: true });
+      const stream = await client.chat.completions.create({
+        model: 'g',
+        messages: [{ role: 'user', content: 'Still streaming?' }],
+        stream: true,
+      });
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       expect(text).toBeTruthy();
@@ -180,6 +220,6 @@ describe('separate processes (gateway start --separate)', () => {
 /** chat-1's pid, as the supervisor announced it when ready. */
 async function chatPid(): Promise<number> {
   const pid = lines.find((l) => l.msg === 'gateway ready')?.pids?.['chat-1'];
-  if (!pid) throw new Error('the supervisor did not name chat-1\'s pid');
+  if (!pid) throw new Error("the supervisor did not name chat-1's pid");
   return pid;
 }

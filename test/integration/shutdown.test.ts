@@ -13,7 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const BIN = resolve(import.meta.dirname, '../../packages/cli/bin/gateway.js');
 const ADMIN = 'shutdown-admin-token-0123456789';
-const slow = new ChatSimulator({ flavor: 'openai', credential: 'c', models: ['m'], chunkDelayMs: 120, reply: 'one two three four five six seven eight nine ten' });
+const slow = new ChatSimulator({
+  flavor: 'openai',
+  credential: 'c',
+  models: ['m'],
+  chunkDelayMs: 120,
+  reply: 'one two three four five six seven eight nine ten',
+});
 let dir: string;
 let env: NodeJS.ProcessEnv;
 const started: ChildProcess[] = [];
@@ -31,7 +37,9 @@ async function startGateway(): Promise<{ child: ChildProcess; url: string }> {
           clearTimeout(timer);
           ready(parsed.listening);
         }
-      } catch { /* not a log line */ }
+      } catch {
+        /* not a log line */
+      }
     });
   });
   return { child, url };
@@ -40,7 +48,9 @@ async function startGateway(): Promise<{ child: ChildProcess; url: string }> {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'gateway-shutdown-'));
   const simUrl = await slow.listen();
-  await writeFile(join(dir, 'gateway.yaml'), `
+  await writeFile(
+    join(dir, 'gateway.yaml'),
+    `
 groups:
   - id: g
     mode: chat
@@ -49,8 +59,18 @@ groups:
     price: { input_per_mtok: 3, output_per_mtok: 5 }
     deployments: [{ provider: openai, model: m, api_base: "${simUrl}/v1", api_key_env: K }]
 server: { shutdown_grace_seconds: 20 }
-`);
-  env = { ...process.env, GATEWAY_CONFIG: join(dir, 'gateway.yaml'), GATEWAY_DATA_DIR: join(dir, 'data'), ADMIN_TOKEN: ADMIN, K: 'c', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+`,
+  );
+  env = {
+    ...process.env,
+    GATEWAY_CONFIG: join(dir, 'gateway.yaml'),
+    GATEWAY_DATA_DIR: join(dir, 'data'),
+    ADMIN_TOKEN: ADMIN,
+    K: 'c',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  };
   delete env.NATS_URL;
   delete env.MONGODB_URI;
 });
@@ -65,13 +85,20 @@ describe('graceful shutdown', () => {
   it('lets a stream in flight finish across SIGTERM while refusing new calls, and keeps its spend', async () => {
     const first = await startGateway();
     const created = await fetch(`${first.url}/admin/v1/keys`, {
-      method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 's', models: ['g'], budget_usd: 1 }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 's', models: ['g'], budget_usd: 1 }),
     });
     const { key } = (await created.json()) as { key: string };
     const client = new OpenAI({ apiKey: key, baseURL: `${first.url}/v1`, maxRetries: 0 });
     const exited = new Promise<number | null>((r) => first.child.once('exit', (code) => r(code)));
 
-    const stream = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Count slowly' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'g',
+      messages: [{ role: 'user', content: 'Count slowly' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const iterator = stream[Symbol.asyncIterator]();
     const firstChunk = await iterator.next();
     expect(firstChunk.done).toBe(false);
@@ -82,7 +109,9 @@ describe('graceful shutdown', () => {
     const readiness = await fetch(`${first.url}/health/readiness`);
     expect(readiness.status).toBe(503);
     expect(((await readiness.json()) as { checks: Record<string, string> }).checks.edge).toBe('shutting_down');
-    const refused = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const refused = await client.chat.completions
+      .create({ model: 'g', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(OpenAI.InternalServerError);
     expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
     expect((refused as InstanceType<typeof OpenAI.APIError>).code).toBe('service_unavailable');
@@ -104,7 +133,9 @@ describe('graceful shutdown', () => {
     // Its spend was applied before the process went away: a fresh start shows it.
     const second = await startGateway();
     try {
-      const report = (await (await fetch(`${second.url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as { budget: { spent_usd: number; reserved_usd: number } };
+      const report = (await (await fetch(`${second.url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+        budget: { spent_usd: number; reserved_usd: number };
+      };
       expect(Math.round(report.budget.spent_usd * 1e9)).toBe(usage!.prompt_tokens * 3000 + usage!.completion_tokens * 5000);
       expect(report.budget.reserved_usd).toBe(0);
     } finally {

@@ -40,7 +40,8 @@ interface Setup {
   spare: VideoSimulator;
 }
 
-const simulator = (credential: string) => new VideoSimulator({ protocol: 'minimax', credential, models: ['MiniMax-H3'], queuedPolls: 1, runningPolls: 1 });
+const simulator = (credential: string) =>
+  new VideoSimulator({ protocol: 'minimax', credential, models: ['MiniMax-H3'], queuedPolls: 1, runningPolls: 1 });
 
 async function setUp(): Promise<Setup> {
   const first = simulator('first-credential');
@@ -64,7 +65,9 @@ const creates = (sim: VideoSimulator) => sim.requests.filter((r) => r.method ===
 
 async function createJob(setup: Setup): Promise<{ id: string; status: string }> {
   const response = await setup.gateway.call('/v1/videos', setup.key, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'clip', prompt: 'A kite over a beach', seconds: 5 }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'clip', prompt: 'A kite over a beach', seconds: 5 }),
   });
   expect(response.status).toBe(200);
   return (await response.json()) as { id: string; status: string };
@@ -121,7 +124,7 @@ describe('fallbacks', () => {
   });
   afterAll(() => tearDown(setup));
 
-  it('are tried after every deployment of the group, and the job is billed at the serving group\'s price', async () => {
+  it("are tried after every deployment of the group, and the job is billed at the serving group's price", async () => {
     setup.first.fail({ status: 500 });
     setup.second.fail({ status: 503 });
     const job = await createJob(setup);
@@ -143,7 +146,9 @@ describe('fallbacks', () => {
     setup.spare.fail({ status: 429, retryAfter: 7 }, { status: 429, retryAfter: 7 });
     const before = await spentNanos(setup);
     const response = await setup.gateway.call('/v1/videos', setup.key, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'clip', prompt: 'A kite', seconds: 5 }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'clip', prompt: 'A kite', seconds: 5 }),
     });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('7');

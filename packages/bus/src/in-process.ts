@@ -2,7 +2,13 @@ import { runOutsideScope, type Logger } from '@gateway/logging';
 import { isDuplicateKey, type Collection } from '@gateway/store';
 import { fromStored, toStored, type OutboxEntry } from './outbox.js';
 import {
-  subjectMatches, type BroadcastHandler, type Bus, type BusEvent, type BusStats, type EventHandler, type Subscription,
+  subjectMatches,
+  type BroadcastHandler,
+  type Bus,
+  type BusEvent,
+  type BusStats,
+  type EventHandler,
+  type Subscription,
 } from './port.js';
 
 // The embedded bus: everything stays in this process. It keeps the port's promises that matter
@@ -106,9 +112,12 @@ export class InProcessBus implements Bus {
       this.#unclaimed.push(event);
       if (this.#unclaimed.length > MAX_UNCLAIMED) {
         const dropped = this.#unclaimed.shift();
-        this.#logger?.error({ subject: dropped?.subject, eventId: dropped?.id }, this.#outbox
-          ? 'no consumer in this process for an event; the oldest stays in the outbox until a consumer starts (configure NATS to carry events between processes)'
-          : 'no consumer in this process for an event; dropped the oldest (configure NATS to carry events between processes)');
+        this.#logger?.error(
+          { subject: dropped?.subject, eventId: dropped?.id },
+          this.#outbox
+            ? 'no consumer in this process for an event; the oldest stays in the outbox until a consumer starts (configure NATS to carry events between processes)'
+            : 'no consumer in this process for an event; dropped the oldest (configure NATS to carry events between processes)',
+        );
       }
     }
   }
@@ -126,7 +135,7 @@ export class InProcessBus implements Bus {
       closed: false,
     };
     if (existing) existing.closed = true;
-    for (let i = 0; i < this.#unclaimed.length;) {
+    for (let i = 0; i < this.#unclaimed.length; ) {
       const event = this.#unclaimed[i];
       if (event && subjectMatches(filter, event.subject)) {
         consumer.queue.push(event);
@@ -203,10 +212,12 @@ export class InProcessBus implements Bus {
     consumer.scheduled = true;
     // Outside the publisher's request scope: the consumer handles events of many requests in
     // one run, and its log lines must not name the first of them.
-    runOutsideScope(() => setImmediate(() => {
-      consumer.scheduled = false;
-      void this.#drain(consumer);
-    }));
+    runOutsideScope(() =>
+      setImmediate(() => {
+        consumer.scheduled = false;
+        void this.#drain(consumer);
+      }),
+    );
   }
 
   async #drain(consumer: Consumer): Promise<void> {
@@ -250,7 +261,6 @@ export class InProcessBus implements Bus {
       consumer.running = false;
     }
   }
-
 
   #forgetOldIds(now: number): void {
     for (const [id, at] of this.#recentIds) {

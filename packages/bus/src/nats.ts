@@ -2,8 +2,20 @@ import type { Logger } from '@gateway/logging';
 import { isDuplicateKey, type Collection } from '@gateway/store';
 import { eventCodecs } from '@gateway/protos';
 import {
-  AckPolicy, connect, DeliverPolicy, Events, headers, JSONCodec, nanos, RetentionPolicy, StorageType,
-  type ConsumerMessages, type JetStreamClient, type JetStreamManager, type MsgHdrs, type NatsConnection,
+  AckPolicy,
+  connect,
+  DeliverPolicy,
+  Events,
+  headers,
+  JSONCodec,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type MsgHdrs,
+  type NatsConnection,
 } from 'nats';
 import { fromStored, toStored, type OutboxEntry } from './outbox.js';
 import type { BroadcastHandler, Bus, BusStats, EventHandler, Subscription } from './port.js';
@@ -76,7 +88,9 @@ function decodeMessage(data: Uint8Array, encoding: string | undefined, id: strin
   if (encoding === 'event') return [{ id, data }];
   if (encoding === 'batch') {
     try {
-      return eventCodecs().EventBatch.decode(data).events.map((e) => ({ id: e.id, data: new Uint8Array(e.data) }));
+      return eventCodecs()
+        .EventBatch.decode(data)
+        .events.map((e) => ({ id: e.id, data: new Uint8Array(e.data) }));
     } catch {
       return [{ id, data }];
     }
@@ -199,7 +213,11 @@ export class NatsBus implements Bus {
     if (this.#connected) {
       try {
         const { payload, headers: marked } = encodeMessage(events);
-        await this.#js.publish(subject, payload, { msgID, timeout: this.#options.publishTimeoutMs, ...(marked ? { headers: marked } : {}) });
+        await this.#js.publish(subject, payload, {
+          msgID,
+          timeout: this.#options.publishTimeoutMs,
+          ...(marked ? { headers: marked } : {}),
+        });
         for (const event of events) event.resolve();
         return;
       } catch (error) {
@@ -209,7 +227,13 @@ export class NatsBus implements Bus {
     // Each event waits in the outbox on its own, republished under its own id.
     for (const event of events) {
       try {
-        await this.#options.outbox.insertOne({ _id: event.id, subject, data: toStored(event.data), attempts: 1, next_at: new Date(Date.now() + 500) });
+        await this.#options.outbox.insertOne({
+          _id: event.id,
+          subject,
+          data: toStored(event.data),
+          attempts: 1,
+          next_at: new Date(Date.now() + 500),
+        });
         event.resolve();
       } catch (outboxError) {
         if (isDuplicateKey(outboxError)) event.resolve();
@@ -228,12 +252,19 @@ export class NatsBus implements Bus {
       for (const entry of due) {
         try {
           const { payload, headers: marked } = encodeMessage([{ id: entry._id, data: fromStored(entry.data) }]);
-          await this.#js.publish(entry.subject, payload, { msgID: entry._id, timeout: this.#options.publishTimeoutMs, ...(marked ? { headers: marked } : {}) });
+          await this.#js.publish(entry.subject, payload, {
+            msgID: entry._id,
+            timeout: this.#options.publishTimeoutMs,
+            ...(marked ? { headers: marked } : {}),
+          });
           await this.#options.outbox.deleteMany({ _id: entry._id });
           sent += 1;
         } catch {
           const backoff = Math.min(500 * 2 ** entry.attempts, MAX_BACKOFF_MS);
-          await this.#options.outbox.updateOne({ _id: entry._id }, { $inc: { attempts: 1 }, $set: { next_at: new Date(Date.now() + backoff) } });
+          await this.#options.outbox.updateOne(
+            { _id: entry._id },
+            { $inc: { attempts: 1 }, $set: { next_at: new Date(Date.now() + backoff) } },
+          );
           break;
         }
       }
@@ -265,7 +296,11 @@ export class NatsBus implements Bus {
     } catch {
       await this.#jsm.consumers.add(stream, config);
     }
-    const state: { durableName: string; closed: boolean; messages: ConsumerMessages | undefined } = { durableName, closed: false, messages: undefined };
+    const state: { durableName: string; closed: boolean; messages: ConsumerMessages | undefined } = {
+      durableName,
+      closed: false,
+      messages: undefined,
+    };
     this.#consumers.add(state);
     const run = async () => {
       let failures = 0;
@@ -335,10 +370,14 @@ export class NatsBus implements Bus {
     const names = [...new Set([...this.#consumers].map((consumer) => consumer.durableName))];
     const [outboxDepth] = await Promise.all([
       this.outboxSize(),
-      ...names.map((name) => this.#jsm.consumers.info(this.#options.streamName, name).then(
-        (info) => { this.#lastLag.set(name, info.num_pending); },
-        () => undefined,
-      )),
+      ...names.map((name) =>
+        this.#jsm.consumers.info(this.#options.streamName, name).then(
+          (info) => {
+            this.#lastLag.set(name, info.num_pending);
+          },
+          () => undefined,
+        ),
+      ),
     ]);
     const consumerLag: Record<string, number> = {};
     for (const name of names) {

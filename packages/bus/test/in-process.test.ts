@@ -25,10 +25,15 @@ describe('InProcessBus', () => {
     await bus.publish('spend.v1.chat', 'e1', { n: 1 });
     await bus.publish('spend.v1.chat', 'e1', { n: 1 });
     const seen: BusEvent<{ n: number }>[] = [];
-    await bus.consume<{ n: number }>('spend.v1.>', 'accounting', async (event) => { seen.push(event); });
+    await bus.consume<{ n: number }>('spend.v1.>', 'accounting', async (event) => {
+      seen.push(event);
+    });
     await bus.publish('spend.v1.video', 'e2', { n: 2 });
     await until(() => seen.length === 2);
-    expect(seen.map((e) => [e.subject, e.id, e.data.n])).toEqual([['spend.v1.chat', 'e1', 1], ['spend.v1.video', 'e2', 2]]);
+    expect(seen.map((e) => [e.subject, e.id, e.data.n])).toEqual([
+      ['spend.v1.chat', 'e1', 1],
+      ['spend.v1.video', 'e2', 2],
+    ]);
     await bus.close();
   });
 
@@ -91,7 +96,9 @@ describe('InProcessBus with an outbox', () => {
       const second = new SqliteStore(dir);
       const bus = await InProcessBus.open({ outbox: await openOutbox(second, { byDueTime: false }) });
       const seen: unknown[] = [];
-      await bus.consume('spend.v1.>', 'accounting', async (event) => { seen.push(event.data); });
+      await bus.consume('spend.v1.>', 'accounting', async (event) => {
+        seen.push(event.data);
+      });
       await until(() => seen.length === 1);
       expect(seen[0]).toBeInstanceOf(Uint8Array);
       expect([...(seen[0] as Uint8Array)]).toEqual([...bytes]);
@@ -118,14 +125,18 @@ describe('InProcessBus with an outbox', () => {
       const outbox = await openOutbox(second, { byDueTime: false });
       const bus = await InProcessBus.open({ outbox });
       const seen: string[] = [];
-      await bus.consume('spend.v1.>', 'accounting', async (event) => { seen.push(event.id); });
+      await bus.consume('spend.v1.>', 'accounting', async (event) => {
+        seen.push(event.id);
+      });
       await bus.publish('spend.v1.chat', 'e3', { n: 3 });
       await until(async () => seen.length === 3 && (await outbox.countDocuments({})) === 0);
       expect(seen).toEqual(['e1', 'e2', 'e3']);
       // A handler that fails keeps its event in the outbox until it succeeds.
       let fail = true;
       const failing = await InProcessBus.open({ outbox, retryDelayMs: 5 });
-      await failing.consume('spend.v1.>', 'other', async () => { if (fail) throw new Error('not yet'); });
+      await failing.consume('spend.v1.>', 'other', async () => {
+        if (fail) throw new Error('not yet');
+      });
       await failing.publish('spend.v1.chat', 'e4', { n: 4 });
       await new Promise((r) => setTimeout(r, 30));
       expect(await outbox.countDocuments({ _id: 'e4' })).toBe(1);

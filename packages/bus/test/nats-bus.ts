@@ -8,7 +8,9 @@ import { NatsBus, openOutbox } from '../src/index.js';
 // A NatsBus for a test: its own outbox in a temporary folder; `cleanup` closes both and removes it.
 
 export async function openTestBus(
-  servers: string, name: string, options: { streamName: string; publishTimeoutMs: number; streamSubjects?: readonly string[] },
+  servers: string,
+  name: string,
+  options: { streamName: string; publishTimeoutMs: number; streamSubjects?: readonly string[] },
 ): Promise<{ bus: NatsBus; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-outbox-'));
   const store = new SqliteStore(dir);

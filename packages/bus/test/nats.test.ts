@@ -1,7 +1,7 @@
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsServer } from '../../../test/helpers/nats-server.js';
-import { NatsBus, type BusEvent } from '../src/index.js';
+import type { NatsBus, BusEvent } from '../src/index.js';
 import { openTestBus } from './nats-bus.js';
 import { eventually } from '../../../test/helpers/wait.js';
 
@@ -32,11 +32,16 @@ describe('NatsBus', () => {
     await publisher.publish('spend.v1.chat', 'evt-1', { n: 1 });
     const consumerBus = await bus('consumer');
     const seen: BusEvent<{ n: number }>[] = [];
-    await consumerBus.consume<{ n: number }>('spend.v1.>', 'test-once', async (event) => { seen.push(event); });
+    await consumerBus.consume<{ n: number }>('spend.v1.>', 'test-once', async (event) => {
+      seen.push(event);
+    });
     await publisher.publish('spend.v1.video', 'evt-2', { n: 2 });
     await until(() => seen.length >= 2);
     await new Promise((r) => setTimeout(r, 200));
-    expect(seen.map((e) => [e.subject, e.id, e.data.n])).toEqual([['spend.v1.chat', 'evt-1', 1], ['spend.v1.video', 'evt-2', 2]]);
+    expect(seen.map((e) => [e.subject, e.id, e.data.n])).toEqual([
+      ['spend.v1.chat', 'evt-1', 1],
+      ['spend.v1.video', 'evt-2', 2],
+    ]);
   });
 
   it('redelivers an event until its handler succeeds', async () => {
@@ -58,7 +63,9 @@ describe('NatsBus', () => {
   it('sends events published together in one message, each handled under its own id, a failed batch redelivered whole', async () => {
     const b = await bus('batcher');
     const nc = await connect({ servers: nats.url });
-    cleanups.push(async () => { await nc.close(); });
+    cleanups.push(async () => {
+      await nc.close();
+    });
     const jsm = await nc.jetstreamManager();
     const messagesBefore = (await jsm.streams.info('SPEND')).state.messages;
     const handled = new Map<string, number>();
@@ -110,7 +117,9 @@ describe('NatsBus', () => {
     const producer = await bus('producer');
     const consumerBus = await bus('outbox-consumer');
     const seen: string[] = [];
-    await consumerBus.consume('spend.v1.>', 'test-outbox', async (event) => { seen.push(event.id); });
+    await consumerBus.consume('spend.v1.>', 'test-outbox', async (event) => {
+      seen.push(event.id);
+    });
     await nats.stop();
     await expect(producer.ping()).rejects.toThrow();
     // Once the client knows NATS is away, events go to the outbox at once, not after a timeout.

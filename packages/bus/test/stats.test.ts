@@ -1,7 +1,7 @@
 import { silentLogger } from '@gateway/logging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsServer } from '../../../test/helpers/nats-server.js';
-import { InProcessBus, NatsBus } from '../src/index.js';
+import { InProcessBus, type NatsBus } from '../src/index.js';
 import { openTestBus } from './nats-bus.js';
 import { eventually } from '../../../test/helpers/wait.js';
 
@@ -44,7 +44,7 @@ describe('NatsBus stats', () => {
     return opened.bus;
   }
 
-  it('reports JetStream\'s undelivered count for a consumer that falls behind', async () => {
+  it("reports JetStream's undelivered count for a consumer that falls behind", async () => {
     const publisher = await bus('stats-publisher');
     const consumerBus = await bus('stats-consumer');
     let release: () => void = () => undefined;

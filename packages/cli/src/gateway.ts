@@ -44,7 +44,10 @@ export async function startGateway({ config, logger, env }: GatewayOptions): Pro
   try {
     const shared = { config, bus, env };
     const accounting = await startAccounting({
-      ...shared, store: borrowed(store), logger: logger.child({ service: 'accounting' }), listen: '127.0.0.1:0',
+      ...shared,
+      store: borrowed(store),
+      logger: logger.child({ service: 'accounting' }),
+      listen: '127.0.0.1:0',
       // Nothing else can hold leases in this process's own embedded store.
       leasesEndWithProcess: store.kind === 'embedded',
     });
@@ -54,13 +57,26 @@ export async function startGateway({ config, logger, env }: GatewayOptions): Pro
     started.push({ name: 'accounting', address: accounting.address, port: accounting.port, close: async () => budgetClient.close() });
     const budget = accountingBudget(budgetClient);
     // Chat draws its calls from budget leases: most calls need no accounting round trip.
-    const chat = await startChat({ ...shared, budget: new BudgetLeases(budgetClient, budget), logger: logger.child({ service: 'chat' }), listen: '127.0.0.1:0' });
+    const chat = await startChat({
+      ...shared,
+      budget: new BudgetLeases(budgetClient, budget),
+      logger: logger.child({ service: 'chat' }),
+      listen: '127.0.0.1:0',
+    });
     started.push(chat);
-    const video = await startVideo({ ...shared, budget, store: borrowed(store), logger: logger.child({ service: 'video' }), listen: '127.0.0.1:0' });
+    const video = await startVideo({
+      ...shared,
+      budget,
+      store: borrowed(store),
+      logger: logger.child({ service: 'video' }),
+      listen: '127.0.0.1:0',
+    });
     started.push(video);
     const host = env.HOST ?? '127.0.0.1';
     const edge = await startEdge({
-      config, bus, env,
+      config,
+      bus,
+      env,
       logger: logger.child({ service: 'edge' }),
       adminToken: env.ADMIN_TOKEN || undefined,
       host,

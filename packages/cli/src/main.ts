@@ -34,7 +34,13 @@ const SERVICES: readonly ServiceName[] = ['edge', 'chat', 'video', 'accounting']
 
 async function start(args: string[]): Promise<void> {
   const { values } = parseArgs({
-    args, options: { service: { type: 'string' }, separate: { type: 'boolean' }, replicas: { type: 'string' }, 'auto-ports': { type: 'boolean' } },
+    args,
+    options: {
+      service: { type: 'string' },
+      separate: { type: 'boolean' },
+      replicas: { type: 'string' },
+      'auto-ports': { type: 'boolean' },
+    },
   });
   const env = process.env;
   if (values.separate) {
@@ -91,7 +97,13 @@ async function keys(args: string[]): Promise<void> {
     case 'create': {
       const { values } = parseArgs({
         args: rest,
-        options: { name: { type: 'string' }, models: { type: 'string' }, budget: { type: 'string' }, rpm: { type: 'string' }, tpm: { type: 'string' } },
+        options: {
+          name: { type: 'string' },
+          models: { type: 'string' },
+          budget: { type: 'string' },
+          rpm: { type: 'string' },
+          tpm: { type: 'string' },
+        },
       });
       if (!values.name || !values.models || values.budget === undefined) fail('keys create needs --name, --models and --budget', 2);
       const budget = Number(values.budget);
@@ -100,8 +112,19 @@ async function keys(args: string[]): Promise<void> {
       if (rpm !== undefined && !(Number.isInteger(rpm) && rpm >= 1)) fail('--rpm must be a whole number >= 1', 2);
       const tpm = values.tpm === undefined ? undefined : Number(values.tpm);
       if (tpm !== undefined && !(Number.isInteger(tpm) && tpm >= 1)) fail('--tpm must be a whole number >= 1', 2);
-      const models = values.models.split(',').map((m) => m.trim()).filter(Boolean);
-      out(await adminRequest(adminTarget(), 'POST', '/admin/v1/keys', { name: values.name, models, budget_usd: budget, ...(rpm ? { rpm } : {}), ...(tpm ? { tpm } : {}) }));
+      const models = values.models
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean);
+      out(
+        await adminRequest(adminTarget(), 'POST', '/admin/v1/keys', {
+          name: values.name,
+          models,
+          budget_usd: budget,
+          ...(rpm ? { rpm } : {}),
+          ...(tpm ? { tpm } : {}),
+        }),
+      );
       return;
     }
     case 'list': {
@@ -109,7 +132,11 @@ async function keys(args: string[]): Promise<void> {
       const all: unknown[] = [];
       let after: string | null = null;
       do {
-        const page = (await adminRequest(target, 'GET', `/admin/v1/keys?limit=1000${after ? `&after=${encodeURIComponent(after)}` : ''}`)) as { data: unknown[]; next_after: string | null };
+        const page = (await adminRequest(
+          target,
+          'GET',
+          `/admin/v1/keys?limit=1000${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+        )) as { data: unknown[]; next_after: string | null };
         all.push(...page.data);
         after = page.next_after;
       } while (after);

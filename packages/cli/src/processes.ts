@@ -79,7 +79,12 @@ async function plan(replicas: Replicas, autoPorts: boolean, env: Env): Promise<P
     for (let i = 0; i < replicas[service]; i += 1) {
       const base = service === 'edge' ? Number(env.PORT ?? DEFAULT_PORTS.edge) : DEFAULT_PORTS[service];
       const metrics = service === 'edge' ? undefined : autoPorts ? await freePort() : metricsPort++;
-      planned.push({ name: `${service}-${i + 1}`, service, port: autoPorts ? await freePort() : base + 10 * i, ...(metrics ? { metricsPort: metrics } : {}) });
+      planned.push({
+        name: `${service}-${i + 1}`,
+        service,
+        port: autoPorts ? await freePort() : base + 10 * i,
+        ...(metrics ? { metricsPort: metrics } : {}),
+      });
     }
   }
   return planned;
@@ -106,12 +111,18 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
   if (!env.NATS_URL) throw new Error('separate processes exchange events over NATS: set NATS_URL (for example nats://127.0.0.1:4222)');
   const output = options.output ?? ((line: string) => process.stdout.write(`${line}\n`));
   const planned = await plan(replicas, options.autoPorts, env);
-  const addresses = { ACCOUNTING_ADDRESS: target(planned, 'accounting'), CHAT_ADDRESS: target(planned, 'chat'), VIDEO_ADDRESS: target(planned, 'video') };
+  const addresses = {
+    ACCOUNTING_ADDRESS: target(planned, 'accounting'),
+    CHAT_ADDRESS: target(planned, 'chat'),
+    VIDEO_ADDRESS: target(planned, 'video'),
+  };
   const root = dataDir(env);
   const children = new Map<string, ChildProcess>();
   let stopping = false;
   let stopped: () => void = () => undefined;
-  const exited = new Promise<void>((r) => { stopped = r; });
+  const exited = new Promise<void>((r) => {
+    stopped = r;
+  });
   // However this process ends (a second signal exits at once), its children end with it.
   process.once('exit', () => {
     for (const child of children.values()) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -123,7 +134,11 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
     for (const service of ['edge', 'chat', 'video', 'accounting'] as const) {
       const group = [...children.entries()].filter(([name]) => name.startsWith(`${service}-`)).map(([, child]) => child);
       for (const child of group) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await Promise.all(group.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((r) => child.once('exit', r)))));
+      await Promise.all(
+        group.map((child) =>
+          child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((r) => child.once('exit', r)),
+        ),
+      );
     }
     stopped();
   };
@@ -145,7 +160,9 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
 
   const launch = (p: Planned): Promise<void> => {
     const childEnv: NodeJS.ProcessEnv = {
-      ...process.env, ...env, ...addresses,
+      ...process.env,
+      ...env,
+      ...addresses,
       GATEWAY_DATA_DIR: join(root, p.name),
       ...(p.service === 'edge'
         ? { PORT: String(p.port), HOST: env.HOST ?? '127.0.0.1' }
@@ -186,7 +203,12 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
   const host = env.HOST === undefined || env.HOST === '0.0.0.0' ? '127.0.0.1' : env.HOST;
   return {
     edges: planned.filter((p) => p.service === 'edge').map((p) => `http://${host}:${p.port}`),
-    metrics: Object.fromEntries(planned.map((p) => [p.name, p.service === 'edge' ? `http://${host}:${p.port}/metrics` : `http://127.0.0.1:${p.metricsPort ?? 0}/metrics`])),
+    metrics: Object.fromEntries(
+      planned.map((p) => [
+        p.name,
+        p.service === 'edge' ? `http://${host}:${p.port}/metrics` : `http://127.0.0.1:${p.metricsPort ?? 0}/metrics`,
+      ]),
+    ),
     children,
     exited,
     close: stopAll,

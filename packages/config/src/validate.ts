@@ -2,9 +2,7 @@ import { Compile } from 'typebox/compile';
 import { parseDocument } from 'yaml';
 import { nanosFromUnitPrice, nanosPerTokenFromMtokPrice } from '@gateway/pricing';
 import { ConfigSchema, type RawConfig, type RawGroup } from './schema.js';
-import type {
-  ChatGroupConfig, ConfigIssue, DeploymentConfig, GatewayConfig, GroupConfig, VideoGroupConfig,
-} from './types.js';
+import type { ChatGroupConfig, ConfigIssue, DeploymentConfig, GatewayConfig, GroupConfig, VideoGroupConfig } from './types.js';
 
 /** The configuration could not be used; `issues` lists every problem found, each with its path. */
 export class ConfigError extends Error {
@@ -30,10 +28,13 @@ export const DEFAULT_ROUTER = { retries: 1, allowedFails: 3, cooldownMs: 30_000,
 export function parseConfig(text: string, source: string): GatewayConfig {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
-    throw new ConfigError(source, document.errors.map((e) => ({
-      path: e.linePos ? `line ${e.linePos[0].line}` : '',
-      message: e.message.split('\n')[0] ?? e.message,
-    })));
+    throw new ConfigError(
+      source,
+      document.errors.map((e) => ({
+        path: e.linePos ? `line ${e.linePos[0].line}` : '',
+        message: e.message.split('\n')[0] ?? e.message,
+      })),
+    );
   }
   const raw: unknown = document.toJS() ?? {};
   if (!checker.Check(raw)) {
@@ -82,7 +83,10 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
 
   raw.groups.forEach((group, index) => {
     const path = `groups[${index}]`;
-    for (const [name, where] of [[group.id, `${path}.id`] as const, ...(group.aliases ?? []).map((a, i) => [a, `${path}.aliases[${i}]`] as const)]) {
+    for (const [name, where] of [
+      [group.id, `${path}.id`] as const,
+      ...(group.aliases ?? []).map((a, i) => [a, `${path}.aliases[${i}]`] as const),
+    ]) {
       const first = names.get(name);
       if (first) issues.push({ path: where, message: `"${name}" is already used at ${first}` });
       else names.set(name, where);
@@ -98,7 +102,8 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
       const target = byId.get(fallback);
       if (!target) issues.push({ path: where, message: `no group with id "${fallback}"` });
       else if (target.id === group.id) issues.push({ path: where, message: 'a group cannot fall back to itself' });
-      else if (target.mode !== group.mode) issues.push({ path: where, message: `"${fallback}" is a ${target.mode} group; fallbacks must have the same mode` });
+      else if (target.mode !== group.mode)
+        issues.push({ path: where, message: `"${fallback}" is a ${target.mode} group; fallbacks must have the same mode` });
       // A video fallback renders the request exactly as the group resolved it, so one sharing no
       // resolution with the group could never serve and would have no effect.
       else if (group.video && target.video && !group.video.resolutions.some((r) => target.video?.resolutions.includes(r))) {
@@ -163,7 +168,13 @@ function chatGroup(group: RawGroup, path: string, issues: ConfigIssue[]): ChatGr
   const maxOutputTokens = require(group.max_output_tokens, 'max_output_tokens');
   const input = tokenPrice(require(group.price.input_per_mtok, 'price.input_per_mtok'), `${path}.price.input_per_mtok`, issues);
   const output = tokenPrice(require(group.price.output_per_mtok, 'price.output_per_mtok'), `${path}.price.output_per_mtok`, issues);
-  if (issues.length > before || maxInputTokens === undefined || maxOutputTokens === undefined || input === undefined || output === undefined) {
+  if (
+    issues.length > before ||
+    maxInputTokens === undefined ||
+    maxOutputTokens === undefined ||
+    input === undefined ||
+    output === undefined
+  ) {
     return undefined;
   }
   return {
@@ -180,7 +191,8 @@ function chatGroup(group: RawGroup, path: string, issues: ConfigIssue[]): ChatGr
 function videoGroup(group: RawGroup, path: string, issues: ConfigIssue[]): VideoGroupConfig | undefined {
   const before = issues.length;
   for (const field of ['reasoning', 'image_input'] as const) {
-    if (group[field] !== undefined) issues.push({ path: `${path}.${field}`, message: 'only chat groups take this field (video image input is video.image_input)' });
+    if (group[field] !== undefined)
+      issues.push({ path: `${path}.${field}`, message: 'only chat groups take this field (video image input is video.image_input)' });
   }
   for (const field of ['input_per_mtok', 'output_per_mtok'] as const) {
     if (group.price[field] !== undefined) issues.push({ path: `${path}.price.${field}`, message: 'video groups are priced by resolution' });
@@ -193,12 +205,18 @@ function videoGroup(group: RawGroup, path: string, issues: ConfigIssue[]): Video
   const [minSeconds, maxSeconds] = video.seconds as [number, number];
   if (minSeconds > maxSeconds) issues.push({ path: `${path}.video.seconds`, message: 'must be [min, max] with min <= max' });
   if (!video.resolutions.includes(video.default_resolution)) {
-    issues.push({ path: `${path}.video.default_resolution`, message: `must be one of the group's resolutions (${video.resolutions.join(', ')})` });
+    issues.push({
+      path: `${path}.video.default_resolution`,
+      message: `must be one of the group's resolutions (${video.resolutions.join(', ')})`,
+    });
   }
   const perSecond = group.price.per_second_by_resolution;
   const perToken = group.price.per_mtok_by_resolution;
   if ((perSecond === undefined) === (perToken === undefined)) {
-    issues.push({ path: `${path}.price`, message: 'a video group needs exactly one of per_second_by_resolution or per_mtok_by_resolution' });
+    issues.push({
+      path: `${path}.price`,
+      message: 'a video group needs exactly one of per_second_by_resolution or per_mtok_by_resolution',
+    });
     return undefined;
   }
   const table = (perSecond ?? perToken) as Record<string, number>;
@@ -216,7 +234,7 @@ function videoGroup(group: RawGroup, path: string, issues: ConfigIssue[]): Video
   }
   for (const resolution of Object.keys(table)) {
     if (!video.resolutions.includes(resolution)) {
-      issues.push({ path: `${path}.price.${field}.${resolution}`, message: 'is not one of the group\'s resolutions' });
+      issues.push({ path: `${path}.price.${field}.${resolution}`, message: "is not one of the group's resolutions" });
     }
   }
   if (issues.length > before) return undefined;
@@ -251,7 +269,8 @@ function base(group: RawGroup, path: string) {
 function tokenPrice(usdPerMtok: number | undefined, path: string, issues: ConfigIssue[]): number | undefined {
   if (usdPerMtok === undefined) return undefined;
   const nanos = nanosPerTokenFromMtokPrice(usdPerMtok);
-  if (nanos === undefined) issues.push({ path, message: 'prices per million tokens take at most three decimals (whole nano-dollars per token)' });
+  if (nanos === undefined)
+    issues.push({ path, message: 'prices per million tokens take at most three decimals (whole nano-dollars per token)' });
   return nanos;
 }
 

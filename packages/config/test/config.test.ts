@@ -21,18 +21,32 @@ const chat = (extra = '') => `
     deployments: [{ provider: openai, model: m, api_base: "http://127.0.0.1:1", api_key_env: C1_KEY }]${extra}`;
 
 describe('the shipped example configuration', () => {
-  it('has the specification\'s five groups with exact prices', async () => {
+  it("has the specification's five groups with exact prices", async () => {
     const config = await loadConfig(exampleConfigPath);
     expect(config.groups.map((g) => g.id)).toEqual(['gamma-flash', 'gamma-v4-pro', 'alpha-h3', 'alpha-h3-max', 'beta-dance']);
     const flash = new GroupIndex(config.groups).resolve('flash');
     expect(flash?.id).toBe('gamma-flash');
     expect(flash?.mode === 'chat' && flash.price).toEqual({ kind: 'per_token', inputNanosPerToken: 140, outputNanosPerToken: 280 });
     const dance = config.groups.find((g) => g.id === 'beta-dance');
-    expect(dance?.mode === 'video' && dance.price).toEqual({ kind: 'per_token', nanosByResolution: { '480p': 10_700, '720p': 10_700, '1080p': 11_700 } });
+    expect(dance?.mode === 'video' && dance.price).toEqual({
+      kind: 'per_token',
+      nanosByResolution: { '480p': 10_700, '720p': 10_700, '1080p': 11_700 },
+    });
     const h3 = config.groups.find((g) => g.id === 'alpha-h3');
-    expect(h3?.mode === 'video' && h3.video).toMatchObject({ minSeconds: 4, maxSeconds: 15, defaultResolution: '768P', imageInput: 'first_frame' });
+    expect(h3?.mode === 'video' && h3.video).toMatchObject({
+      minSeconds: 4,
+      maxSeconds: 15,
+      defaultResolution: '768P',
+      imageInput: 'first_frame',
+    });
     expect(h3?.mode === 'video' && h3.price.nanosByResolution).toEqual({ '768P': 80_000_000, '2K': 130_000_000 });
-    expect(config.server).toEqual({ bodyLimitBytes: 16 * 1024 * 1024, keyCacheTtlMs: 1000, modelsCacheTtlMs: 5000, reservationMaxAgeMs: 6 * 3600 * 1000, shutdownGraceMs: 25_000 });
+    expect(config.server).toEqual({
+      bodyLimitBytes: 16 * 1024 * 1024,
+      keyCacheTtlMs: 1000,
+      modelsCacheTtlMs: 5000,
+      reservationMaxAgeMs: 6 * 3600 * 1000,
+      shutdownGraceMs: 25_000,
+    });
   });
 
   it('serves a group only while one of its credential variables is set and non-empty', async () => {
@@ -58,9 +72,16 @@ groups:
     deployments: []
 `);
     const paths = issues.map((i) => i.path);
-    expect(paths).toEqual(expect.arrayContaining([
-      'groups[0].mode', 'groups[0]', 'groups[0].deployments[0].api_base', 'groups[0].deployments[0].api_key_env', 'groups[1]', 'groups[1].deployments',
-    ]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'groups[0].mode',
+        'groups[0]',
+        'groups[0].deployments[0].api_base',
+        'groups[0].deployments[0].api_key_env',
+        'groups[1]',
+        'groups[1].deployments',
+      ]),
+    );
     expect(issues.find((i) => i.path === 'groups[0].mode')?.message).toBe('must be one of chat, video');
     expect(issues.find((i) => i.path === 'groups[0]')?.message).toBe('unknown field "colour"');
   });
@@ -97,7 +118,7 @@ groups:${chat()}
     expect(byPath['groups[2].price.per_second_by_resolution.4K']).toMatch(/not one of/);
   });
 
-  it('refuses a video fallback that could never take one of the group\'s jobs, naming its path', () => {
+  it("refuses a video fallback that could never take one of the group's jobs, naming its path", () => {
     const video = (id: string, resolution: string, fallbacks = '[]') => `
   - id: ${id}
     mode: video
@@ -106,7 +127,9 @@ groups:${chat()}
     price: { per_second_by_resolution: { ${resolution}: 0.05 } }
     deployments: [{ provider: minimax, model: m, api_base: "http://x", api_key_env: K }]`;
     const issues = issuesOf(`groups:${video('v1', '480P', '[v2, v3]')}${video('v2', '1080P')}${video('v3', '480P')}\n`);
-    expect(issues).toEqual([{ path: 'groups[0].fallbacks[0]', message: '"v2" shares no resolution with this group, so it could never take one of its jobs' }]);
+    expect(issues).toEqual([
+      { path: 'groups[0].fallbacks[0]', message: '"v2" shares no resolution with this group, so it could never take one of its jobs' },
+    ]);
   });
 
   it('reports YAML syntax errors with their line', () => {

@@ -18,11 +18,21 @@ export class AccountingClient {
   }
 
   async createKey(
-    input: { name: string; models: string[]; budgetNanoUsd: number; rpm: number; tpm?: number }, context?: CallContext,
+    input: { name: string; models: string[]; budgetNanoUsd: number; rpm: number; tpm?: number },
+    context?: CallContext,
   ): Promise<{ key: Key__Output; secret: string }> {
-    const response = await unary(this.#client, this.#client.CreateKey, {
-      name: input.name, models: input.models, budget_nano_usd: input.budgetNanoUsd, rpm: input.rpm, tpm: input.tpm ?? 0,
-    }, { retries: 0, ...context });
+    const response = await unary(
+      this.#client,
+      this.#client.CreateKey,
+      {
+        name: input.name,
+        models: input.models,
+        budget_nano_usd: input.budgetNanoUsd,
+        rpm: input.rpm,
+        tpm: input.tpm ?? 0,
+      },
+      { retries: 0, ...context },
+    );
     return { key: required(response.key), secret: response.secret };
   }
 
@@ -47,18 +57,42 @@ export class AccountingClient {
   }
 
   /** Counts the request against the key's rpm and holds `amountNanoUsd`; not retried (the id makes a repeat harmless, but a 429 must count once). */
-  async reserveBudget(input: { keyId: string; group: string; amountNanoUsd: number; reservationId: string }, context?: CallContext): Promise<number> {
-    const response = await unary(this.#client, this.#client.ReserveBudget, {
-      key_id: input.keyId, group: input.group, amount_nano_usd: input.amountNanoUsd, reservation_id: input.reservationId,
-    }, { retries: 0, ...context });
+  async reserveBudget(
+    input: { keyId: string; group: string; amountNanoUsd: number; reservationId: string },
+    context?: CallContext,
+  ): Promise<number> {
+    const response = await unary(
+      this.#client,
+      this.#client.ReserveBudget,
+      {
+        key_id: input.keyId,
+        group: input.group,
+        amount_nano_usd: input.amountNanoUsd,
+        reservation_id: input.reservationId,
+      },
+      { retries: 0, ...context },
+    );
     return response.available_nano_usd;
   }
 
   /** Several holds in one round trip; each result is a number (available after) or a GatewayError. */
-  async reserveBudgets(inputs: readonly { keyId: string; group: string; amountNanoUsd: number; reservationId: string }[], context?: CallContext): Promise<(number | GatewayError)[]> {
-    const response = await unary(this.#client, this.#client.ReserveBudgets, {
-      reservations: inputs.map((i) => ({ key_id: i.keyId, group: i.group, amount_nano_usd: i.amountNanoUsd, reservation_id: i.reservationId })),
-    }, { retries: 0, ...context });
+  async reserveBudgets(
+    inputs: readonly { keyId: string; group: string; amountNanoUsd: number; reservationId: string }[],
+    context?: CallContext,
+  ): Promise<(number | GatewayError)[]> {
+    const response = await unary(
+      this.#client,
+      this.#client.ReserveBudgets,
+      {
+        reservations: inputs.map((i) => ({
+          key_id: i.keyId,
+          group: i.group,
+          amount_nano_usd: i.amountNanoUsd,
+          reservation_id: i.reservationId,
+        })),
+      },
+      { retries: 0, ...context },
+    );
     return response.results.map((r) => {
       if (!r.error_code) return r.available_nano_usd;
       const code = isErrorCode(r.error_code) ? r.error_code : 'internal_error';
@@ -71,20 +105,44 @@ export class AccountingClient {
    * key it is held on lets accounting update that key alone instead of searching every key.
    */
   async releaseReservation(hold: { keyId: string; reservationId: string; amountNanoUsd?: number }, context?: CallContext): Promise<void> {
-    await unary(this.#client, this.#client.ReleaseReservation, {
-      key_id: hold.keyId, reservation_id: hold.reservationId, amount_nano_usd: hold.amountNanoUsd ?? 0,
-    }, context);
+    await unary(
+      this.#client,
+      this.#client.ReleaseReservation,
+      {
+        key_id: hold.keyId,
+        reservation_id: hold.reservationId,
+        amount_nano_usd: hold.amountNanoUsd ?? 0,
+      },
+      context,
+    );
   }
 
   /** Holds a lease; not retried (a lost answer leaves a hold the sweeper returns). */
   async leaseBudget(
-    input: { keyId: string; group: string; leaseId: string; minNanoUsd: number; wantNanoUsd: number; previous?: { leaseId: string; unusedNanoUsd: number } },
+    input: {
+      keyId: string;
+      group: string;
+      leaseId: string;
+      minNanoUsd: number;
+      wantNanoUsd: number;
+      previous?: { leaseId: string; unusedNanoUsd: number };
+    },
     context?: CallContext,
   ): Promise<{ grantedNanoUsd: number; perCall: boolean }> {
-    const response = await unary(this.#client, this.#client.LeaseBudget, {
-      key_id: input.keyId, group: input.group, lease_id: input.leaseId, min_nano_usd: input.minNanoUsd, want_nano_usd: input.wantNanoUsd,
-      return_lease_id: input.previous?.leaseId ?? '', return_nano_usd: input.previous?.unusedNanoUsd ?? 0,
-    }, { retries: 0, ...context });
+    const response = await unary(
+      this.#client,
+      this.#client.LeaseBudget,
+      {
+        key_id: input.keyId,
+        group: input.group,
+        lease_id: input.leaseId,
+        min_nano_usd: input.minNanoUsd,
+        want_nano_usd: input.wantNanoUsd,
+        return_lease_id: input.previous?.leaseId ?? '',
+        return_nano_usd: input.previous?.unusedNanoUsd ?? 0,
+      },
+      { retries: 0, ...context },
+    );
     return { grantedNanoUsd: response.granted_nano_usd, perCall: response.per_call };
   }
 
@@ -129,22 +187,28 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
     const send = only
       ? client.reserveBudget(only.input, { ...only.context }).then((available) => [available])
       : client.reserveBudgets(batch.map((p) => p.input));
-    send.then((results) => {
-      batch.forEach((pending, i) => {
-        const result = results[i];
-        if (result instanceof GatewayError) pending.reject(result);
-        else if (result === undefined) pending.reject(new GatewayError('internal_error'));
-        else pending.resolve();
-      });
-    }, (error: unknown) => {
-      for (const pending of batch) pending.reject(error);
-    }).finally(done);
+    send
+      .then(
+        (results) => {
+          batch.forEach((pending, i) => {
+            const result = results[i];
+            if (result instanceof GatewayError) pending.reject(result);
+            else if (result === undefined) pending.reject(new GatewayError('internal_error'));
+            else pending.resolve();
+          });
+        },
+        (error: unknown) => {
+          for (const pending of batch) pending.reject(error);
+        },
+      )
+      .finally(done);
   };
   return {
-    reserve: (input, context) => new Promise<void>((resolve, reject) => {
-      queue.push({ input, context, resolve, reject });
-      flush();
-    }),
+    reserve: (input, context) =>
+      new Promise<void>((resolve, reject) => {
+        queue.push({ input, context, resolve, reject });
+        flush();
+      }),
     release: async (hold, context) => {
       await client.releaseReservation(hold, { ...context });
     },

@@ -30,9 +30,7 @@ export const unlimitedBudget: BudgetAuthority = {
  * Where a call's worst case is held, as its spend event names it: a reservation of its own, or
  * the part it drew from a lease its service holds.
  */
-export type BudgetClaim =
-  | { readonly reservation_id: string }
-  | { readonly lease_id: string; readonly lease_nano_usd: number };
+export type BudgetClaim = { readonly reservation_id: string } | { readonly lease_id: string; readonly lease_nano_usd: number };
 
 /** Budget per call for a busy service: claims are drawn from a local lease where they can be. */
 export interface CallBudget {

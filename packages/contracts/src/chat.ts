@@ -47,9 +47,24 @@ export class ChatClient {
    */
   async createChatCompletion(call: CompletionCall, context: CallContext = {}): Promise<Completion> {
     let upstreamMs: number | undefined;
-    const response = await unary(this.#client, this.#client.CreateChatCompletion, {
-      key_id: call.keyId, model: call.model, group: call.group, body: call.body, completion_id: call.completionId,
-    }, { retries: 1, ...context, onResponseMetadata: (metadata) => { upstreamMs = upstreamMsOf(metadata); } });
+    const response = await unary(
+      this.#client,
+      this.#client.CreateChatCompletion,
+      {
+        key_id: call.keyId,
+        model: call.model,
+        group: call.group,
+        body: call.body,
+        completion_id: call.completionId,
+      },
+      {
+        retries: 1,
+        ...context,
+        onResponseMetadata: (metadata) => {
+          upstreamMs = upstreamMsOf(metadata);
+        },
+      },
+    );
     return { body: response.body, upstreamMs };
   }
 

@@ -45,7 +45,10 @@ export interface KeyChangedEvent {
 /** Thrown by the decoders; `code` is stable for callers and logs. */
 export class MalformedEventError extends Error {
   readonly code = 'malformed_event';
-  constructor(readonly subject: string, reason: string) {
+  constructor(
+    readonly subject: string,
+    reason: string,
+  ) {
     super(`malformed event on ${subject}: ${reason}`);
     this.name = 'MalformedEventError';
   }
@@ -53,7 +56,9 @@ export class MalformedEventError extends Error {
 
 const SPEND_KINDS: Readonly<Record<string, SpendKind>> = { SPEND_KIND_CHAT: 'chat', SPEND_KIND_VIDEO: 'video' };
 const KEY_CHANGES: Readonly<Record<string, KeyChangedEvent['change']>> = {
-  KEY_CHANGE_CREATED: 'created', KEY_CHANGE_REVOKED: 'revoked', KEY_CHANGE_UPDATED: 'updated',
+  KEY_CHANGE_CREATED: 'created',
+  KEY_CHANGE_REVOKED: 'revoked',
+  KEY_CHANGE_UPDATED: 'updated',
 };
 const MAX_ID_LENGTH = 256;
 
@@ -89,8 +94,12 @@ export function decodeSpendEvent(data: unknown, subject: string): SpendEvent {
     const kind = SPEND_KINDS[message.kind];
     if (!kind) throw new MalformedEventError(subject, `kind ${String(message.kind)}`);
     event = {
-      id: message.id, kind, key_id: message.key_id, group: message.group,
-      cost_nano_usd: message.cost_nano_usd, occurred_at: message.occurred_at_ms,
+      id: message.id,
+      kind,
+      key_id: message.key_id,
+      group: message.group,
+      cost_nano_usd: message.cost_nano_usd,
+      occurred_at: message.occurred_at_ms,
       ...(Object.keys(message.usage).length > 0 ? { usage: message.usage } : {}),
       ...(message.reservation_id ? { reservation_id: message.reservation_id } : {}),
       ...(message.lease_id ? { lease_id: message.lease_id, lease_nano_usd: message.lease_nano_usd } : {}),
@@ -114,14 +123,16 @@ function checkSpendEvent(event: SpendEvent, subject: string): void {
   if (!amount(event.cost_nano_usd)) throw new MalformedEventError(subject, 'cost_nano_usd');
   if (!amount(event.occurred_at)) throw new MalformedEventError(subject, 'occurred_at');
   if (event.reservation_id !== undefined && !text(event.reservation_id)) throw new MalformedEventError(subject, 'reservation_id');
-  if (event.lease_id !== undefined && (!text(event.lease_id) || !amount(event.lease_nano_usd))) throw new MalformedEventError(subject, 'lease');
+  if (event.lease_id !== undefined && (!text(event.lease_id) || !amount(event.lease_nano_usd)))
+    throw new MalformedEventError(subject, 'lease');
   if (event.usage !== undefined && (typeof event.usage !== 'object' || event.usage === null || !Object.values(event.usage).every(amount))) {
     throw new MalformedEventError(subject, 'usage');
   }
 }
 
 export function encodeKeyChangedEvent(event: KeyChangedEvent): Uint8Array {
-  const change = event.change === 'created' ? 'KEY_CHANGE_CREATED' : event.change === 'revoked' ? 'KEY_CHANGE_REVOKED' : 'KEY_CHANGE_UPDATED';
+  const change =
+    event.change === 'created' ? 'KEY_CHANGE_CREATED' : event.change === 'revoked' ? 'KEY_CHANGE_REVOKED' : 'KEY_CHANGE_UPDATED';
   return eventCodecs().KeyChangedEvent.encode({ key_id: event.key_id, change });
 }
 
@@ -140,7 +151,11 @@ export function decodeKeyChangedEvent(data: unknown, subject: string): KeyChange
   }
   if (typeof data === 'object' && data !== null) {
     const event = data as Partial<KeyChangedEvent>;
-    if (typeof event.key_id === 'string' && event.key_id && (event.change === 'created' || event.change === 'revoked' || event.change === 'updated')) {
+    if (
+      typeof event.key_id === 'string' &&
+      event.key_id &&
+      (event.change === 'created' || event.change === 'revoked' || event.change === 'updated')
+    ) {
       return { key_id: event.key_id, change: event.change };
     }
   }

@@ -89,7 +89,9 @@ export class BudgetLeases implements CallBudget {
           // Another call's renewal: its failure (its worst case not fitting, say) is its own.
           await slot.renewing.catch(() => undefined);
         } else {
-          const renewing = this.#renew(slot, input, context).finally(() => { slot.renewing = undefined; });
+          const renewing = this.#renew(slot, input, context).finally(() => {
+            slot.renewing = undefined;
+          });
           slot.renewing = renewing;
           await renewing;
         }
@@ -120,17 +122,21 @@ export class BudgetLeases implements CallBudget {
       slot.lastCalls = previous.calls;
     }
     const calls = Math.min(this.#maxCalls, Math.max(this.#minCalls, 2 * slot.lastCalls));
-    const leaseId = `${this.#prefix}${(this.#sequence += 1).toString(36)}`;
+    this.#sequence += 1;
+    const leaseId = `${this.#prefix}${this.#sequence.toString(36)}`;
     let answer: { grantedNanoUsd: number; perCall: boolean };
     try {
-      answer = await this.client.leaseBudget({
-        keyId: input.keyId,
-        group: input.group,
-        leaseId,
-        minNanoUsd: input.amountNanoUsd,
-        wantNanoUsd: input.amountNanoUsd * calls,
-        ...(previous ? { previous: { leaseId: previous.id, unusedNanoUsd: previous.remaining } } : {}),
-      }, { ...context });
+      answer = await this.client.leaseBudget(
+        {
+          keyId: input.keyId,
+          group: input.group,
+          leaseId,
+          minNanoUsd: input.amountNanoUsd,
+          wantNanoUsd: input.amountNanoUsd * calls,
+          ...(previous ? { previous: { leaseId: previous.id, unusedNanoUsd: previous.remaining } } : {}),
+        },
+        { ...context },
+      );
     } catch (error) {
       // budget_exceeded comes after accounting took the previous lease's rest back; any other
       // failure left it held, so it stays here to go back when it expires.
@@ -158,7 +164,8 @@ export class BudgetLeases implements CallBudget {
     }
     const lease = this.#live.get(claim.lease_id);
     if (lease) lease.remaining += claim.lease_nano_usd;
-    else await this.client.releaseReservation({ keyId, reservationId: claim.lease_id, amountNanoUsd: claim.lease_nano_usd }, { ...context });
+    else
+      await this.client.releaseReservation({ keyId, reservationId: claim.lease_id, amountNanoUsd: claim.lease_nano_usd }, { ...context });
   }
 
   /** Gives back the undrawn part of every expired lease (calls still running keep their parts). */
@@ -176,7 +183,9 @@ export class BudgetLeases implements CallBudget {
     this.#live.delete(lease.id);
     if (lease.remaining > 0) {
       // A lost give-back is returned by accounting's lease sweep.
-      this.client.releaseReservation({ keyId: lease.keyId, reservationId: lease.id, amountNanoUsd: lease.remaining }).catch(() => undefined);
+      this.client
+        .releaseReservation({ keyId: lease.keyId, reservationId: lease.id, amountNanoUsd: lease.remaining })
+        .catch(() => undefined);
     }
   }
 
@@ -188,7 +197,12 @@ export class BudgetLeases implements CallBudget {
       const lease = slot.lease;
       if (!lease) continue;
       this.#live.delete(lease.id);
-      if (lease.remaining > 0) returns.push(this.client.releaseReservation({ keyId: lease.keyId, reservationId: lease.id, amountNanoUsd: lease.remaining }).catch(() => undefined));
+      if (lease.remaining > 0)
+        returns.push(
+          this.client
+            .releaseReservation({ keyId: lease.keyId, reservationId: lease.id, amountNanoUsd: lease.remaining })
+            .catch(() => undefined),
+        );
     }
     this.#slots.clear();
     await Promise.all(returns);

@@ -13,7 +13,9 @@ const STATUS_MESSAGE: Readonly<Record<VideoJobStatus, VideoStatus__Output>> = {
   failed: 'VIDEO_STATUS_FAILED',
   cancelled: 'VIDEO_STATUS_CANCELLED',
 };
-const STATUS_OF = new Map<string, VideoJobStatus>(Object.entries(STATUS_MESSAGE).map(([status, message]) => [message, status as VideoJobStatus]));
+const STATUS_OF = new Map<string, VideoJobStatus>(
+  Object.entries(STATUS_MESSAGE).map(([status, message]) => [message, status as VideoJobStatus]),
+);
 
 /** The enum value a status travels as. */
 export function videoStatusMessage(status: VideoJobStatus): VideoStatus__Output {
@@ -50,20 +52,40 @@ export class VideoClient {
 
   /** Not retried: a repeat could create a second task. */
   async createVideo(call: CreateVideoCall, context: CallContext = {}): Promise<VideoJob__Output> {
-    const response = await unary(this.#client, this.#client.CreateVideo, {
-      key_id: call.keyId, model: call.model, group: call.group, prompt: call.prompt, seconds: call.seconds,
-      resolution: call.resolution, ratio: call.ratio, input_reference: call.inputReference,
-    }, { retries: 0, deadlineMs: 60_000, ...context });
+    const response = await unary(
+      this.#client,
+      this.#client.CreateVideo,
+      {
+        key_id: call.keyId,
+        model: call.model,
+        group: call.group,
+        prompt: call.prompt,
+        seconds: call.seconds,
+        resolution: call.resolution,
+        ratio: call.ratio,
+        input_reference: call.inputReference,
+      },
+      { retries: 0, deadlineMs: 60_000, ...context },
+    );
     return required(response.job);
   }
 
   async getVideo(keyId: string, videoId: string, context?: CallContext): Promise<VideoJob__Output> {
-    return required((await unary(this.#client, this.#client.GetVideo, { key_id: keyId, video_id: videoId }, { deadlineMs: 30_000, ...context })).job);
+    return required(
+      (await unary(this.#client, this.#client.GetVideo, { key_id: keyId, video_id: videoId }, { deadlineMs: 30_000, ...context })).job,
+    );
   }
 
   /** The provider's signed address for a finished clip: internal, never shown or logged. */
   async resolveContent(keyId: string, videoId: string, refresh: boolean, context?: CallContext): Promise<string> {
-    return (await unary(this.#client, this.#client.ResolveVideoContent, { key_id: keyId, video_id: videoId, refresh }, { deadlineMs: 30_000, ...context })).url;
+    return (
+      await unary(
+        this.#client,
+        this.#client.ResolveVideoContent,
+        { key_id: keyId, video_id: videoId, refresh },
+        { deadlineMs: 30_000, ...context },
+      )
+    ).url;
   }
 
   close(): void {

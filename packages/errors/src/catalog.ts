@@ -18,91 +18,135 @@ export interface ErrorSpec {
  */
 export const errorCatalog = {
   invalid_api_key: {
-    grpc: GrpcStatus.UNAUTHENTICATED, http: 401, type: 'auth_error',
+    grpc: GrpcStatus.UNAUTHENTICATED,
+    http: 401,
+    type: 'auth_error',
     message: 'Invalid API key. Send a valid key as "Authorization: Bearer sk-...".',
   },
   model_not_allowed: {
-    grpc: GrpcStatus.PERMISSION_DENIED, http: 401, type: 'auth_error',
+    grpc: GrpcStatus.PERMISSION_DENIED,
+    http: 401,
+    type: 'auth_error',
     message: 'This API key cannot call the requested model.',
   },
   invalid_admin_token: {
-    grpc: GrpcStatus.UNAUTHENTICATED, http: 401, type: 'auth_error',
+    grpc: GrpcStatus.UNAUTHENTICATED,
+    http: 401,
+    type: 'auth_error',
     message: 'Invalid admin token.',
   },
   invalid_request: {
-    grpc: GrpcStatus.INVALID_ARGUMENT, http: 422, type: 'invalid_request_error',
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    http: 422,
+    type: 'invalid_request_error',
     message: 'The request is not valid.',
   },
   invalid_json: {
-    grpc: GrpcStatus.INVALID_ARGUMENT, http: 400, type: 'invalid_request_error',
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    http: 400,
+    type: 'invalid_request_error',
     message: 'The request body is not valid JSON.',
   },
   unsupported_media_type: {
-    grpc: GrpcStatus.INVALID_ARGUMENT, http: 415, type: 'invalid_request_error',
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    http: 415,
+    type: 'invalid_request_error',
     message: 'Unsupported Content-Type.',
   },
   request_too_large: {
-    grpc: GrpcStatus.RESOURCE_EXHAUSTED, http: 413, type: 'invalid_request_error',
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    http: 413,
+    type: 'invalid_request_error',
     message: 'The request body is too large.',
   },
   model_not_found: {
-    grpc: GrpcStatus.NOT_FOUND, http: 401, type: 'auth_error',
+    grpc: GrpcStatus.NOT_FOUND,
+    http: 401,
+    type: 'auth_error',
     message: 'The requested model does not exist or this API key cannot call it.',
   },
   budget_exceeded: {
-    grpc: GrpcStatus.FAILED_PRECONDITION, http: 422, type: 'budget_exceeded',
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    http: 422,
+    type: 'budget_exceeded',
     message: 'This API key has no budget left for this request.',
   },
   rate_limit_exceeded: {
-    grpc: GrpcStatus.RESOURCE_EXHAUSTED, http: 429, type: 'rate_limit_error',
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    http: 429,
+    type: 'rate_limit_error',
     message: 'Rate limit reached for this API key.',
   },
   upstream_rate_limited: {
-    grpc: GrpcStatus.RESOURCE_EXHAUSTED, http: 429, type: 'rate_limit_error',
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    http: 429,
+    type: 'rate_limit_error',
     message: 'The upstream provider is rate limiting requests; retry later.',
   },
   not_found: {
-    grpc: GrpcStatus.NOT_FOUND, http: 404, type: 'invalid_request_error',
+    grpc: GrpcStatus.NOT_FOUND,
+    http: 404,
+    type: 'invalid_request_error',
     message: 'Not found.',
   },
   key_not_found: {
-    grpc: GrpcStatus.NOT_FOUND, http: 404, type: 'invalid_request_error',
+    grpc: GrpcStatus.NOT_FOUND,
+    http: 404,
+    type: 'invalid_request_error',
     message: 'No key with that id.',
   },
   video_not_found: {
-    grpc: GrpcStatus.NOT_FOUND, http: 404, type: 'invalid_request_error',
+    grpc: GrpcStatus.NOT_FOUND,
+    http: 404,
+    type: 'invalid_request_error',
     message: 'No video job with that id.',
   },
   video_not_ready: {
-    grpc: GrpcStatus.FAILED_PRECONDITION, http: 409, type: 'invalid_request_error',
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    http: 409,
+    type: 'invalid_request_error',
     message: 'The video job has not completed; poll it until status is "completed".',
   },
   upstream_bad_request: {
-    grpc: GrpcStatus.INVALID_ARGUMENT, http: 400, type: 'invalid_request_error',
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    http: 400,
+    type: 'invalid_request_error',
     message: 'The upstream rejected the request.',
   },
   upstream_error: {
-    grpc: GrpcStatus.UNAVAILABLE, http: 502, type: 'upstream_error',
+    grpc: GrpcStatus.UNAVAILABLE,
+    http: 502,
+    type: 'upstream_error',
     message: 'The upstream provider returned an error.',
   },
   no_healthy_upstream: {
-    grpc: GrpcStatus.UNAVAILABLE, http: 503, type: 'service_unavailable',
+    grpc: GrpcStatus.UNAVAILABLE,
+    http: 503,
+    type: 'service_unavailable',
     message: 'No healthy upstream can serve this model right now.',
   },
   service_unavailable: {
-    grpc: GrpcStatus.UNAVAILABLE, http: 503, type: 'service_unavailable',
+    grpc: GrpcStatus.UNAVAILABLE,
+    http: 503,
+    type: 'service_unavailable',
     message: 'The service is temporarily unavailable.',
   },
   upstream_timeout: {
-    grpc: GrpcStatus.DEADLINE_EXCEEDED, http: 504, type: 'timeout_error',
+    grpc: GrpcStatus.DEADLINE_EXCEEDED,
+    http: 504,
+    type: 'timeout_error',
     message: 'The upstream provider timed out.',
   },
   not_implemented: {
-    grpc: GrpcStatus.UNIMPLEMENTED, http: 501, type: 'invalid_request_error',
+    grpc: GrpcStatus.UNIMPLEMENTED,
+    http: 501,
+    type: 'invalid_request_error',
     message: 'This operation is not available in this version of the gateway.',
   },
   internal_error: {
-    grpc: GrpcStatus.INTERNAL, http: 500, type: 'internal_error',
+    grpc: GrpcStatus.INTERNAL,
+    http: 500,
+    type: 'internal_error',
     message: 'Internal error.',
   },
 } as const satisfies Record<string, ErrorSpec>;
@@ -116,14 +160,23 @@ export function isErrorCode(value: string): value is ErrorCode {
 /** The code used for a gRPC status that arrived without a gateway code (e.g. a transport failure). */
 export function codeForGrpcStatus(status: number): ErrorCode {
   switch (status) {
-    case GrpcStatus.UNAUTHENTICATED: return 'invalid_api_key';
-    case GrpcStatus.PERMISSION_DENIED: return 'model_not_allowed';
-    case GrpcStatus.INVALID_ARGUMENT: return 'invalid_request';
-    case GrpcStatus.NOT_FOUND: return 'not_found';
-    case GrpcStatus.RESOURCE_EXHAUSTED: return 'rate_limit_exceeded';
-    case GrpcStatus.UNAVAILABLE: return 'service_unavailable';
-    case GrpcStatus.DEADLINE_EXCEEDED: return 'upstream_timeout';
-    case GrpcStatus.UNIMPLEMENTED: return 'not_implemented';
-    default: return 'internal_error';
+    case GrpcStatus.UNAUTHENTICATED:
+      return 'invalid_api_key';
+    case GrpcStatus.PERMISSION_DENIED:
+      return 'model_not_allowed';
+    case GrpcStatus.INVALID_ARGUMENT:
+      return 'invalid_request';
+    case GrpcStatus.NOT_FOUND:
+      return 'not_found';
+    case GrpcStatus.RESOURCE_EXHAUSTED:
+      return 'rate_limit_exceeded';
+    case GrpcStatus.UNAVAILABLE:
+      return 'service_unavailable';
+    case GrpcStatus.DEADLINE_EXCEEDED:
+      return 'upstream_timeout';
+    case GrpcStatus.UNIMPLEMENTED:
+      return 'not_implemented';
+    default:
+      return 'internal_error';
   }
 }

@@ -1,5 +1,9 @@
 export { errorCatalog, isErrorCode, codeForGrpcStatus, type ErrorCode, type ErrorSpec } from './catalog.js';
 export {
-  GatewayError, isGatewayError, toOpenAIError, asGatewayError,
-  type GatewayErrorOptions, type OpenAIErrorBody,
+  GatewayError,
+  isGatewayError,
+  toOpenAIError,
+  asGatewayError,
+  type GatewayErrorOptions,
+  type OpenAIErrorBody,
 } from './gateway-error.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { asGatewayError, codeForGrpcStatus, errorCatalog, GatewayError, isErrorCode, toOpenAIError } from '../src/index.js';
 
 describe('error catalog', () => {
-  it('gives the specification\'s statuses', () => {
+  it("gives the specification's statuses", () => {
     expect(errorCatalog.invalid_api_key).toMatchObject({ http: 401, type: 'auth_error', grpc: status.UNAUTHENTICATED });
     expect(errorCatalog.model_not_allowed.http).toBe(401);
     expect(errorCatalog.invalid_request.http).toBe(422);
@@ -20,7 +20,11 @@ describe('error catalog', () => {
     expect(toOpenAIError(new GatewayError('invalid_request', { param: 'temperature', message: 'too hot' }))).toEqual({
       error: { message: 'too hot', type: 'invalid_request_error', code: 'invalid_request', param: 'temperature' },
     });
-    expect(toOpenAIError(new GatewayError('invalid_api_key')).error).toMatchObject({ type: 'auth_error', code: 'invalid_api_key', param: null });
+    expect(toOpenAIError(new GatewayError('invalid_api_key')).error).toMatchObject({
+      type: 'auth_error',
+      code: 'invalid_api_key',
+      param: null,
+    });
   });
 
   it('hides what an unknown failure said', () => {

@@ -22,10 +22,15 @@ export interface CallContext extends RequestContext {
 // A generated client method is overloaded; conditional types see its last overload,
 // `(argument, callback)`, which is enough to read the request and response types off it.
 type AnyUnaryMethod = (...args: never[]) => grpc.ClientUnaryCall;
-export type RequestOf<M> = M extends (argument: infer Req, callback: grpc.requestCallback<infer _Res>) => grpc.ClientUnaryCall ? Req : never;
+export type RequestOf<M> = M extends (argument: infer Req, callback: grpc.requestCallback<infer _Res>) => grpc.ClientUnaryCall
+  ? Req
+  : never;
 export type ResponseOf<M> = M extends (argument: never, callback: grpc.requestCallback<infer Res>) => grpc.ClientUnaryCall ? Res : never;
 type FullUnaryMethod = (
-  argument: unknown, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<unknown>,
+  argument: unknown,
+  metadata: grpc.Metadata,
+  options: grpc.CallOptions,
+  callback: grpc.requestCallback<unknown>,
 ) => grpc.ClientUnaryCall;
 
 /** The request id and the current trace context (W3C traceparent/tracestate) for an outgoing call. */
@@ -41,7 +46,10 @@ export function callMetadata(context: CallContext): grpc.Metadata {
  * while the deadline allows; failures arrive as GatewayError.
  */
 export async function unary<M extends AnyUnaryMethod>(
-  client: grpc.Client, method: M, request: RequestOf<M>, context: CallContext = {},
+  client: grpc.Client,
+  method: M,
+  request: RequestOf<M>,
+  context: CallContext = {},
 ): Promise<ResponseOf<M>> {
   const deadline = Date.now() + (context.deadlineMs ?? DEFAULT_DEADLINE_MS);
   const metadata = callMetadata(context);

@@ -1,7 +1,14 @@
 export { GrpcServer, LIVENESS_SERVICE, requestIdOf, type CallInfo, type GrpcServerOptions, type ReadinessCheck } from './server.js';
 export {
-  unary, createClient, createHealthClient, checkHealth, callMetadata,
-  DEFAULT_DEADLINE_MS, DEFAULT_RETRIES, type CallContext, type HealthStatus,
+  unary,
+  createClient,
+  createHealthClient,
+  checkHealth,
+  callMetadata,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_RETRIES,
+  type CallContext,
+  type HealthStatus,
 } from './client.js';
 export { toServiceError, fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
 export { channelOptions, MAX_MESSAGE_BYTES, REQUEST_ID_KEY } from './options.js';

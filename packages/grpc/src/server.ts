@@ -3,7 +3,13 @@ import { asGatewayError, GatewayError } from '@gateway/errors';
 import { fieldsOf, runInScope, type Logger, type RequestScope } from '@gateway/logging';
 import { protos, type HealthHandlers } from '@gateway/protos';
 import {
-  contextFromMetadata, endServerScope, grpcCallSeries, startServerScope, type GrpcCallSeries, type ServerSpanOptions, type TracedScope,
+  contextFromMetadata,
+  endServerScope,
+  grpcCallSeries,
+  startServerScope,
+  type GrpcCallSeries,
+  type ServerSpanOptions,
+  type TracedScope,
 } from '@gateway/telemetry';
 import { toServiceError } from './errors.js';
 import { channelOptions, REQUEST_ID_KEY } from './options.js';
@@ -57,11 +63,23 @@ function callSignal(call: CancellableCall): { signal: AbortSignal; finish: () =>
   call.once('cancelled', () => {
     if (!finished) controller.abort(CALL_CANCELLED);
   });
-  return { signal: controller.signal, finish: () => { finished = true; } };
+  return {
+    signal: controller.signal,
+    finish: () => {
+      finished = true;
+    },
+  };
 }
 
 /** Statuses that mean the server failed (OpenTelemetry's gRPC convention); the others are the caller's. */
-const SERVER_FAULTS: ReadonlySet<string> = new Set(['UNKNOWN', 'DEADLINE_EXCEEDED', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS']);
+const SERVER_FAULTS: ReadonlySet<string> = new Set([
+  'UNKNOWN',
+  'DEADLINE_EXCEEDED',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+]);
 
 /** The status name a failure ends a call with, as the metrics label it. */
 function statusName(code: grpc.status | undefined): string {
@@ -99,7 +117,11 @@ export class GrpcServer {
    * Registers a service; `name` (its full proto name) becomes a health-checkable service. Methods
    * without a handler answer UNIMPLEMENTED (grpc-js's default).
    */
-  addService(name: string, definition: grpc.ServiceDefinition, handlers: Readonly<Record<string, grpc.UntypedHandleCall | undefined>>): void {
+  addService(
+    name: string,
+    definition: grpc.ServiceDefinition,
+    handlers: Readonly<Record<string, grpc.UntypedHandleCall | undefined>>,
+  ): void {
     this.#serviceNames.add(name);
     const implemented: grpc.UntypedServiceImplementation = {};
     for (const [method, handler] of Object.entries(handlers)) if (handler) implemented[method] = handler;
@@ -116,20 +138,22 @@ export class GrpcServer {
       const scope = startServerScope(contextFromMetadata(call.metadata), requestId, method.span);
       const info: CallInfo = { requestId, scope, metadata: call.metadata, signal, upstreamMs: 0 };
       // The reactions are attached inside the scope too, so what they log names the call.
-      void runInScope(scope, () => handler(call.request, info).then(
-        (response) => {
-          finish();
-          if (info.upstreamMs > 0) call.sendMetadata(upstreamMetadata(info.upstreamMs));
-          callback(null, response);
-          this.#succeeded(method, startedAt, scope);
-        },
-        (error: unknown) => {
-          finish();
-          const failure = this.#failure(name, error, scope);
-          callback(failure);
-          this.#failed(method, startedAt, scope, info.signal.aborted ? 'CANCELLED' : statusName(failure.code));
-        },
-      ));
+      void runInScope(scope, () =>
+        handler(call.request, info).then(
+          (response) => {
+            finish();
+            if (info.upstreamMs > 0) call.sendMetadata(upstreamMetadata(info.upstreamMs));
+            callback(null, response);
+            this.#succeeded(method, startedAt, scope);
+          },
+          (error: unknown) => {
+            finish();
+            const failure = this.#failure(name, error, scope);
+            callback(failure);
+            this.#failed(method, startedAt, scope, info.signal.aborted ? 'CANCELLED' : statusName(failure.code));
+          },
+        ),
+      );
     };
   }
 
@@ -138,7 +162,8 @@ export class GrpcServer {
    * resolves once the message may be followed by another (flow control).
    */
   serverStream<Req, Res>(
-    name: string, handler: (request: Req, write: (message: Res) => Promise<void>, call: CallInfo) => Promise<void>,
+    name: string,
+    handler: (request: Req, write: (message: Res) => Promise<void>, call: CallInfo) => Promise<void>,
   ): grpc.handleServerStreamingCall<Req, Res> {
     const method = this.#method(name);
     return (call) => {
@@ -157,20 +182,22 @@ export class GrpcServer {
         if (call.write(message)) return Promise.resolve();
         return new Promise((resolve) => call.once('drain', resolve));
       };
-      void runInScope(scope, () => handler(call.request, write, info).then(
-        () => {
-          finish();
-          call.end();
-          this.#succeeded(method, startedAt, scope);
-        },
-        // grpc-js turns an 'error' event carrying a status into the call's final status.
-        (error: unknown) => {
-          finish();
-          const failure = this.#failure(name, error, scope);
-          call.emit('error', failure);
-          this.#failed(method, startedAt, scope, info.signal.aborted ? 'CANCELLED' : statusName(failure.code));
-        },
-      ));
+      void runInScope(scope, () =>
+        handler(call.request, write, info).then(
+          () => {
+            finish();
+            call.end();
+            this.#succeeded(method, startedAt, scope);
+          },
+          // grpc-js turns an 'error' event carrying a status into the call's final status.
+          (error: unknown) => {
+            finish();
+            const failure = this.#failure(name, error, scope);
+            call.emit('error', failure);
+            this.#failed(method, startedAt, scope, info.signal.aborted ? 'CANCELLED' : statusName(failure.code));
+          },
+        ),
+      );
     };
   }
 
@@ -178,7 +205,10 @@ export class GrpcServer {
   #method(name: string): MethodTelemetry {
     return {
       name,
-      span: { name: `${this.#service}/${name}`, attributes: { 'rpc.system': 'grpc', 'rpc.method': name, 'gateway.service': this.#service } },
+      span: {
+        name: `${this.#service}/${name}`,
+        attributes: { 'rpc.system': 'grpc', 'rpc.method': name, 'gateway.service': this.#service },
+      },
       ok: grpcCallSeries(this.#service, name, 'OK'),
     };
   }
@@ -188,14 +218,19 @@ export class GrpcServer {
     method.ok.handled.inc();
     method.ok.handling.observe(ms / 1000);
     endServerScope(scope);
-    if (this.#logger.isLevelEnabled('debug')) this.#logger.debug({ ...fieldsOf(scope), rpc: method.name, code: 'OK', ms: Math.round(ms * 1000) / 1000 }, 'rpc handled');
+    if (this.#logger.isLevelEnabled('debug'))
+      this.#logger.debug({ ...fieldsOf(scope), rpc: method.name, code: 'OK', ms: Math.round(ms * 1000) / 1000 }, 'rpc handled');
   }
 
   #failed(method: MethodTelemetry, startedAt: number, scope: TracedScope, code: string): void {
     const series = grpcCallSeries(this.#service, method.name, code);
     series.handled.inc();
     series.handling.observe((performance.now() - startedAt) / 1000);
-    endServerScope(scope, SERVER_FAULTS.has(code) ? code : undefined, scope.span.isRecording() ? { 'rpc.grpc.status_code': code } : undefined);
+    endServerScope(
+      scope,
+      SERVER_FAULTS.has(code) ? code : undefined,
+      scope.span.isRecording() ? { 'rpc.grpc.status_code': code } : undefined,
+    );
   }
 
   #failure(name: string, error: unknown, scope: RequestScope): Partial<grpc.StatusObject> {
@@ -248,14 +283,17 @@ export class GrpcServer {
       // process restarted, so this name ignores the readiness checks.
       if (service === LIVENESS_SERVICE) return 'SERVING' as const;
       if (!this.#serviceNames.has(service)) return undefined;
-      return (await this.failingChecks()).length === 0 ? 'SERVING' as const : 'NOT_SERVING' as const;
+      return (await this.failingChecks()).length === 0 ? ('SERVING' as const) : ('NOT_SERVING' as const);
     };
     return {
       Check: (call, callback) => {
-        statusFor(call.request.service).then((status) => {
-          if (status === undefined) callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
-          else callback(null, { status });
-        }, (error: unknown) => callback({ code: grpc.status.INTERNAL, details: String(error) }));
+        statusFor(call.request.service).then(
+          (status) => {
+            if (status === undefined) callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
+            else callback(null, { status });
+          },
+          (error: unknown) => callback({ code: grpc.status.INTERNAL, details: String(error) }),
+        );
       },
       Watch: (call) => {
         // Sends the status now and again whenever it changes, until the caller goes away.

@@ -13,11 +13,22 @@ describe('gRPC conventions', () => {
     let seen: string | undefined;
     const { client } = await serve(async (call) => {
       seen = call.requestId;
-      return { groups: [{ id: 'g', aliases: ['a'], mode: 'MODEL_GROUP_MODE_CHAT', max_input_tokens: 10, max_output_tokens: 5, created_at_ms: 1000 }] };
+      return {
+        groups: [
+          { id: 'g', aliases: ['a'], mode: 'MODEL_GROUP_MODE_CHAT', max_input_tokens: 10, max_output_tokens: 5, created_at_ms: 1000 },
+        ],
+      };
     });
     const response = await unary(client, client.ListModels, {}, { requestId: 'req-123' });
     expect(seen).toBe('req-123');
-    expect(response.groups[0]).toEqual({ id: 'g', aliases: ['a'], mode: 'MODEL_GROUP_MODE_CHAT', max_input_tokens: 10, max_output_tokens: 5, created_at_ms: 1000 });
+    expect(response.groups[0]).toEqual({
+      id: 'g',
+      aliases: ['a'],
+      mode: 'MODEL_GROUP_MODE_CHAT',
+      max_input_tokens: 10,
+      max_output_tokens: 5,
+      created_at_ms: 1000,
+    });
   });
 
   it('brings a GatewayError across the hop with its code, message, param and retry-after', async () => {
@@ -39,7 +50,9 @@ describe('gRPC conventions', () => {
 
   it('answers UNIMPLEMENTED for a contract method without a handler', async () => {
     const { client } = await serve(async () => ({ groups: [] }));
-    const error = await unary(client, client.CreateChatCompletion, { key_id: 'k', model: 'm', body: Buffer.from('{}') }).catch((e: unknown) => e);
+    const error = await unary(client, client.CreateChatCompletion, { key_id: 'k', model: 'm', body: Buffer.from('{}') }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'not_implemented' });
   });
 

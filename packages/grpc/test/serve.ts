@@ -17,7 +17,8 @@ export function closeAfterTest(close: () => Promise<void> | void): void {
 }
 
 export async function serve(
-  handler: (call: CallInfo) => Promise<unknown>, checks: Readonly<Record<string, ReadinessCheck>> = {},
+  handler: (call: CallInfo) => Promise<unknown>,
+  checks: Readonly<Record<string, ReadinessCheck>> = {},
 ): Promise<{ server: GrpcServer; client: ChatServiceClient; port: number }> {
   const server = new GrpcServer({ logger: silentLogger(), service: 'test', checks, shutdownGraceMs: 500 });
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, {

@@ -3,7 +3,7 @@ import { currentScope, runInScope, type RequestScope } from '@gateway/logging';
 import { contextFromHeaders, renderMetrics, startServerScope } from '@gateway/telemetry';
 import { describe, expect, it } from 'vitest';
 import { unary, upstreamMsOf } from '../src/index.js';
-import { closeAfterTest, serve } from './serve.js';
+import { serve } from './serve.js';
 
 // What every gRPC hop carries besides the request: the trace (traceparent in metadata), the
 // request id in the handler's scope, the upstream time back in leading metadata, and the
@@ -17,7 +17,7 @@ function metricValue(text: string, series: string): number | undefined {
 }
 
 describe('gRPC telemetry', () => {
-  it('runs the handler in the caller\'s trace and request, and returns the upstream time', async () => {
+  it("runs the handler in the caller's trace and request, and returns the upstream time", async () => {
     let seen: RequestScope | undefined;
     let traceparent: unknown;
     const { client } = await serve(async (call) => {
@@ -28,12 +28,19 @@ describe('gRPC telemetry', () => {
     });
     const caller = startServerScope(contextFromHeaders({ traceparent: `00-${TRACE_ID}-b7ad6b7169203331-01` }), 'req-grpc', { name: '' });
     let upstreamMs: number | undefined;
-    await runInScope(caller, () => unary(client, client.ListModels, {}, {
-      requestId: 'req-grpc',
-      onResponseMetadata: (metadata) => {
-        upstreamMs = upstreamMsOf(metadata);
-      },
-    }));
+    await runInScope(caller, () =>
+      unary(
+        client,
+        client.ListModels,
+        {},
+        {
+          requestId: 'req-grpc',
+          onResponseMetadata: (metadata) => {
+            upstreamMs = upstreamMsOf(metadata);
+          },
+        },
+      ),
+    );
     expect(traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-`));
     expect(seen).toMatchObject({ requestId: 'req-grpc', traceId: TRACE_ID });
     expect(upstreamMs).toBe(12.5);
@@ -42,7 +49,16 @@ describe('gRPC telemetry', () => {
   it('sends no upstream time when the handler waited on none', async () => {
     const { client } = await serve(async () => ({ groups: [] }));
     let upstreamMs: number | undefined = -1;
-    await unary(client, client.ListModels, {}, { onResponseMetadata: (metadata) => { upstreamMs = upstreamMsOf(metadata); } });
+    await unary(
+      client,
+      client.ListModels,
+      {},
+      {
+        onResponseMetadata: (metadata) => {
+          upstreamMs = upstreamMsOf(metadata);
+        },
+      },
+    );
     expect(upstreamMs).toBeUndefined();
   });
 
@@ -60,7 +76,11 @@ describe('gRPC telemetry', () => {
     await unary(client, client.ListModels, {}).catch(() => undefined);
     const text = (await renderMetrics()).body;
     expect(metricValue(text, 'gateway_grpc_server_handled_total{service="test",method="ListModels",code="OK"}')).toBe(okBefore + 2);
-    expect(metricValue(text, 'gateway_grpc_server_handled_total{service="test",method="ListModels",code="PERMISSION_DENIED"}')).toBeGreaterThanOrEqual(1);
-    expect(metricValue(text, 'gateway_grpc_server_handling_seconds_count{service="test",method="ListModels"}')).toBeGreaterThanOrEqual(okBefore + 3);
+    expect(
+      metricValue(text, 'gateway_grpc_server_handled_total{service="test",method="ListModels",code="PERMISSION_DENIED"}'),
+    ).toBeGreaterThanOrEqual(1);
+    expect(metricValue(text, 'gateway_grpc_server_handling_seconds_count{service="test",method="ListModels"}')).toBeGreaterThanOrEqual(
+      okBefore + 3,
+    );
   });
 });

@@ -3,7 +3,13 @@ import { scopeFields } from './scope.js';
 
 export type { Logger } from 'pino';
 export {
-  currentScope, fieldsOf, followScopesAcrossAwaits, runInScope, runOutsideScope, type RequestContext, type RequestScope,
+  currentScope,
+  fieldsOf,
+  followScopesAcrossAwaits,
+  runInScope,
+  runOutsideScope,
+  type RequestContext,
+  type RequestScope,
 } from './scope.js';
 
 /**
@@ -18,17 +24,28 @@ export const redactPaths: readonly string[] = [
   '*.authorization',
   'headers["x-api-key"]',
   'req.headers["x-api-key"]',
-  'apiKey', '*.apiKey',
-  'api_key', '*.api_key',
-  'key', '*.key',
-  'secret', '*.secret',
-  'token', '*.token',
-  'password', '*.password',
-  'credential', '*.credential',
-  'adminToken', '*.adminToken',
-  'url', '*.url',
-  'signedUrl', '*.signedUrl',
-  'video_url', '*.video_url',
+  'apiKey',
+  '*.apiKey',
+  'api_key',
+  '*.api_key',
+  'key',
+  '*.key',
+  'secret',
+  '*.secret',
+  'token',
+  '*.token',
+  'password',
+  '*.password',
+  'credential',
+  '*.credential',
+  'adminToken',
+  '*.adminToken',
+  'url',
+  '*.url',
+  'signedUrl',
+  '*.signedUrl',
+  'video_url',
+  '*.video_url',
 ];
 
 export interface CreateLoggerOptions {

@@ -65,6 +65,12 @@ export function eventCodecs(): EventCodecs {
   return loaded;
 }
 
-export type { SpendEvent as SpendEventMessage, SpendEvent__Output as SpendEventMessage__Output } from './generated/gateway/events/v1/SpendEvent.js';
-export type { KeyChangedEvent as KeyChangedEventMessage, KeyChangedEvent__Output as KeyChangedEventMessage__Output } from './generated/gateway/events/v1/KeyChangedEvent.js';
+export type {
+  SpendEvent as SpendEventMessage,
+  SpendEvent__Output as SpendEventMessage__Output,
+} from './generated/gateway/events/v1/SpendEvent.js';
+export type {
+  KeyChangedEvent as KeyChangedEventMessage,
+  KeyChangedEvent__Output as KeyChangedEventMessage__Output,
+} from './generated/gateway/events/v1/KeyChangedEvent.js';
 export type { EventBatch, EventBatch__Output } from './generated/gateway/events/v1/EventBatch.js';

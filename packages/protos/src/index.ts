@@ -59,4 +59,14 @@ export type { GetUsageResponse, GetUsageResponse__Output } from './generated/gat
 export type { VideoJob, VideoJob__Output } from './generated/gateway/video/v1/VideoJob.js';
 export { VideoStatus } from './generated/gateway/video/v1/VideoStatus.js';
 export type { VideoStatus__Output } from './generated/gateway/video/v1/VideoStatus.js';
-export { eventCodecs, type EventCodecs, type MessageCodec, type SpendEventMessage, type SpendEventMessage__Output, type KeyChangedEventMessage, type KeyChangedEventMessage__Output, type EventBatch, type EventBatch__Output } from './events.js';
+export {
+  eventCodecs,
+  type EventCodecs,
+  type MessageCodec,
+  type SpendEventMessage,
+  type SpendEventMessage__Output,
+  type KeyChangedEventMessage,
+  type KeyChangedEventMessage__Output,
+  type EventBatch,
+  type EventBatch__Output,
+} from './events.js';

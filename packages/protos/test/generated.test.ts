@@ -21,8 +21,14 @@ describe('generated proto types', () => {
     const fresh = mkdtempSync(join(tmpdir(), 'gateway-protos-'));
     try {
       execFileSync(process.execPath, [join(root, 'scripts/gen-protos.mjs'), fresh], { cwd: root, stdio: 'pipe' });
-      const expected = files(fresh).map((f) => relative(fresh, f)).sort();
-      expect(files(checkedIn).map((f) => relative(checkedIn, f)).sort()).toEqual(expected);
+      const expected = files(fresh)
+        .map((f) => relative(fresh, f))
+        .sort();
+      expect(
+        files(checkedIn)
+          .map((f) => relative(checkedIn, f))
+          .sort(),
+      ).toEqual(expected);
       for (const file of expected) {
         expect(readFileSync(join(checkedIn, file), 'utf8'), file).toBe(readFileSync(join(fresh, file), 'utf8'));
       }
@@ -40,13 +46,31 @@ describe('generated proto types', () => {
 
   it('load every service of the contracts, with buf-style names', () => {
     const all = protos();
-    expect(Object.keys(all.gateway.accounting.v1.AccountingService.service)).toEqual(
-      ['AuthenticateKey', 'CreateKey', 'ListKeys', 'GetKey', 'RevokeKey', 'GetUsage', 'ReserveBudget', 'ReleaseReservation', 'ReserveBudgets', 'LeaseBudget'],
-    );
+    expect(Object.keys(all.gateway.accounting.v1.AccountingService.service)).toEqual([
+      'AuthenticateKey',
+      'CreateKey',
+      'ListKeys',
+      'GetKey',
+      'RevokeKey',
+      'GetUsage',
+      'ReserveBudget',
+      'ReleaseReservation',
+      'ReserveBudgets',
+      'LeaseBudget',
+    ]);
     expect(Object.keys(all.gateway.chat.v1.ChatService.service)).toEqual(['ListModels', 'CreateChatCompletion', 'StreamChatCompletion']);
-    expect(Object.keys(all.gateway.video.v1.VideoService.service)).toEqual(['ListModels', 'CreateVideo', 'GetVideo', 'ResolveVideoContent']);
+    expect(Object.keys(all.gateway.video.v1.VideoService.service)).toEqual([
+      'ListModels',
+      'CreateVideo',
+      'GetVideo',
+      'ResolveVideoContent',
+    ]);
     expect(all.grpc.health.v1.Health.service.Check.path).toBe('/grpc.health.v1.Health/Check');
-    for (const service of [all.gateway.accounting.v1.AccountingService, all.gateway.chat.v1.ChatService, all.gateway.video.v1.VideoService]) {
+    for (const service of [
+      all.gateway.accounting.v1.AccountingService,
+      all.gateway.chat.v1.ChatService,
+      all.gateway.video.v1.VideoService,
+    ]) {
       for (const [name, definition] of Object.entries(service.service)) {
         // proto-loader adds the message types to each method definition.
         const method = definition as unknown as { requestType: { type: { name: string } }; responseType: { type: { name: string } } };

@@ -182,7 +182,11 @@ export async function openEmbeddedStore(env: Env, logger: Logger): Promise<Sqlit
   const store = new SqliteStore(dir, { synchronous: synchronous ?? 'normal' });
   try {
     const imported = await importLegacyEmbedded(dir, store);
-    if (imported) logger.info({ collections: imported.collections, movedTo: imported.movedTo }, 'imported the data folder written by the previous embedded store');
+    if (imported)
+      logger.info(
+        { collections: imported.collections, movedTo: imported.movedTo },
+        'imported the data folder written by the previous embedded store',
+      );
   } catch (error) {
     await store.close();
     throw error;
@@ -206,13 +210,21 @@ export async function openBus(name: string, env: Env, logger: Logger): Promise<O
   try {
     const outbox = await openOutbox(outboxStore, { byDueTime: Boolean(env.NATS_URL) });
     const bus: Bus = env.NATS_URL
-      ? await NatsBus.connect({ servers: env.NATS_URL, logger: busLogger, name, outbox, streamName: SPEND_STREAM, streamSubjects: [SPEND_SUBJECTS] })
+      ? await NatsBus.connect({
+          servers: env.NATS_URL,
+          logger: busLogger,
+          name,
+          outbox,
+          streamName: SPEND_STREAM,
+          streamSubjects: [SPEND_SUBJECTS],
+        })
       : await InProcessBus.open({
-        logger: busLogger, outbox,
-        // The consumer (accounting's ledger) writes to this same file unless the store is MongoDB;
-        // a transaction must never wait on another database's I/O.
-        ...(env.MONGODB_URI ? {} : { atomically: <R>(work: () => Promise<R>) => outboxStore.atomically(work) }),
-      });
+          logger: busLogger,
+          outbox,
+          // The consumer (accounting's ledger) writes to this same file unless the store is MongoDB;
+          // a transaction must never wait on another database's I/O.
+          ...(env.MONGODB_URI ? {} : { atomically: <R>(work: () => Promise<R>) => outboxStore.atomically(work) }),
+        });
     if (env.NATS_URL) logger.info({ bus: 'nats' }, 'connected to NATS JetStream');
     return {
       bus,
@@ -232,9 +244,7 @@ export async function openBus(name: string, env: Env, logger: Logger): Promise<O
  * SIGTERM. With NATS_URL its events cross processes over NATS; without it they stay in this
  * process.
  */
-export async function runAlone(
-  name: ServiceName, env: Env, start: (context: ProcessContext) => Promise<RunningService>,
-): Promise<void> {
+export async function runAlone(name: ServiceName, env: Env, start: (context: ProcessContext) => Promise<RunningService>): Promise<void> {
   const logger = createLogger({ name });
   const { config, usedExample } = await resolveConfig(env);
   if (usedExample) logger.info({ config: config.source }, 'no gateway.yaml found; using the shipped example configuration');
@@ -247,4 +257,12 @@ export async function runAlone(
   });
 }
 
-export { DEFAULT_METRICS_PORT, metricsListenOptions, startMetricsServer, withProcessTelemetry, type MetricsServer, type MetricsServerOptions, type ProcessTelemetryOptions } from './metrics-server.js';
+export {
+  DEFAULT_METRICS_PORT,
+  metricsListenOptions,
+  startMetricsServer,
+  withProcessTelemetry,
+  type MetricsServer,
+  type MetricsServerOptions,
+  type ProcessTelemetryOptions,
+} from './metrics-server.js';

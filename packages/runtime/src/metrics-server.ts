@@ -59,10 +59,11 @@ export async function startMetricsServer({ host, port, logger }: MetricsServerOp
   logger?.info({ host, port: bound }, 'metrics listening on /metrics');
   return {
     port: bound,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -70,7 +71,8 @@ export async function startMetricsServer({ host, port, logger }: MetricsServerOp
 export function metricsListenOptions(env: Env = process.env): { host: string; port: number } | undefined {
   const raw = env.METRICS_PORT?.trim();
   const port = raw === undefined || raw === '' ? DEFAULT_METRICS_PORT : Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`METRICS_PORT must be a port number (0 turns the metrics server off), not "${raw}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`METRICS_PORT must be a port number (0 turns the metrics server off), not "${raw}"`);
   if (port === 0) return undefined;
   return { host: env.GRPC_HOST ?? '0.0.0.0', port };
 }
@@ -89,7 +91,8 @@ export interface ProcessTelemetryOptions {
  * the metrics server. The returned service's close() stops them after the service itself.
  */
 export async function withProcessTelemetry(
-  { name, env, logger, metricsServer }: ProcessTelemetryOptions, start: () => Promise<RunningService>,
+  { name, env, logger, metricsServer }: ProcessTelemetryOptions,
+  start: () => Promise<RunningService>,
 ): Promise<RunningService> {
   const tracing = await startTracing({ env, serviceName: `gateway-${name}`, logger });
   let service: RunningService | undefined;

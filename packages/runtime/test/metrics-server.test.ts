@@ -32,7 +32,7 @@ describe('metrics server', () => {
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
-  it('closes, even with a scraper\'s connection kept open', async () => {
+  it("closes, even with a scraper's connection kept open", async () => {
     const running = await startMetricsServer({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${running.port}/metrics`;
     expect((await fetch(url, { headers: { connection: 'keep-alive' } })).status).toBe(200);

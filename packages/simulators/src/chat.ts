@@ -40,8 +40,23 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
 }
 
-const COMMON = ['model', 'messages', 'temperature', 'top_p', 'stop', 'max_tokens', 'presence_penalty', 'frequency_penalty',
-  'logprobs', 'top_logprobs', 'tools', 'tool_choice', 'response_format', 'stream', 'stream_options'];
+const COMMON = [
+  'model',
+  'messages',
+  'temperature',
+  'top_p',
+  'stop',
+  'max_tokens',
+  'presence_penalty',
+  'frequency_penalty',
+  'logprobs',
+  'top_logprobs',
+  'tools',
+  'tool_choice',
+  'response_format',
+  'stream',
+  'stream_options',
+];
 const ALLOWED: Record<ChatFlavor, ReadonlySet<string>> = {
   openai: new Set([...COMMON, 'n', 'max_completion_tokens', 'logit_bias', 'seed', 'user', 'parallel_tool_calls']),
   deepseek: new Set([...COMMON, 'thinking', 'reasoning_effort']),
@@ -108,7 +123,8 @@ export class ChatSimulator {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) return error(res, 404, 'Not found', 'not_found');
-    if (req.headers.authorization !== `Bearer ${this.#options.credential}`) return error(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
+    if (req.headers.authorization !== `Bearer ${this.#options.credential}`)
+      return error(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
@@ -121,7 +137,12 @@ export class ChatSimulator {
     if (fault.delayMs) await sleep(fault.delayMs);
     if (fault.status) {
       if (fault.retryAfter !== undefined) res.setHeader('retry-after', String(fault.retryAfter));
-      return error(res, fault.status, fault.status === 429 ? 'Rate limit reached.' : 'The server had an error while processing your request.', null);
+      return error(
+        res,
+        fault.status,
+        fault.status === 429 ? 'Rate limit reached.' : 'The server had an error while processing your request.',
+        null,
+      );
     }
     const problem = this.#validate(body);
     if (problem) return error(res, 400, problem, 'invalid_request_error');
@@ -148,7 +169,11 @@ export class ChatSimulator {
       const message: Record<string, unknown> = { role: 'assistant', content: this.#options.reply };
       if (thinking) message.reasoning_content = 'Thinking it through.';
       return json(res, 200, {
-        id, object: 'chat.completion', created, model, system_fingerprint: 'fp_upstream',
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        system_fingerprint: 'fp_upstream',
         choices: [{ index: 0, message, logprobs: null, finish_reason: 'stop' }],
         usage,
       });
@@ -162,7 +187,7 @@ export class ChatSimulator {
     const base = { id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_upstream' };
     const deltas: Record<string, unknown>[] = [{ role: 'assistant', content: '' }];
     if (thinking) deltas.push({ reasoning_content: 'Thinking it through.' });
-    words.forEach((word, i) => deltas.push({ content: i === 0 ? word : ` ${word}` }));
+    for (const [i, word] of words.entries()) deltas.push({ content: i === 0 ? word : ` ${word}` });
     let sent = 0;
     for (const delta of deltas) {
       if (sent > 0 && this.#options.chunkDelayMs) await sleep(this.#options.chunkDelayMs);
@@ -171,10 +196,14 @@ export class ChatSimulator {
         res.destroy();
         return;
       }
-      res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }], ...(includeUsage ? { usage: null } : {}) })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }], ...(includeUsage ? { usage: null } : {}) })}\n\n`,
+      );
       sent += 1;
     }
-    res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }], ...(includeUsage ? { usage: null } : {}) })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }], ...(includeUsage ? { usage: null } : {}) })}\n\n`,
+    );
     if (includeUsage && !fault.omitUsage) {
       this.#count(usage);
       res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
@@ -202,22 +231,26 @@ export class ChatSimulator {
       if (flavor === 'deepseek' && 'reasoning_content' in message) return 'reasoning_content must not be sent back in messages';
       if (Array.isArray(message.content)) {
         for (const part of message.content as { type?: string }[]) {
-          if (part.type === 'image_url' && !this.#options.visionModels.includes(model)) return `Model ${model} does not support image input.`;
+          if (part.type === 'image_url' && !this.#options.visionModels.includes(model))
+            return `Model ${model} does not support image input.`;
         }
       }
     }
     if (body.stream_options !== undefined && body.stream !== true) return 'stream_options is only allowed when stream is true';
     if (flavor === 'deepseek') {
       const thinking = body.thinking as { type?: string } | undefined;
-      if (thinking !== undefined && thinking.type !== 'enabled' && thinking.type !== 'disabled') return 'thinking.type must be enabled or disabled';
+      if (thinking !== undefined && thinking.type !== 'enabled' && thinking.type !== 'disabled')
+        return 'thinking.type must be enabled or disabled';
       if (body.reasoning_effort !== undefined && body.reasoning_effort !== 'high' && body.reasoning_effort !== 'max') {
         return 'reasoning_effort must be high or max';
       }
     }
     const stop = body.stop;
-    if (stop !== undefined && stop !== null && typeof stop !== 'string' && !Array.isArray(stop)) return "Invalid type for 'stop': expected a string or an array of strings.";
+    if (stop !== undefined && stop !== null && typeof stop !== 'string' && !Array.isArray(stop))
+      return "Invalid type for 'stop': expected a string or an array of strings.";
     const temperature = body.temperature;
-    if (temperature !== undefined && (typeof temperature !== 'number' || temperature < 0 || temperature > 2)) return 'temperature out of range';
+    if (temperature !== undefined && (typeof temperature !== 'number' || temperature < 0 || temperature > 2))
+      return 'temperature out of range';
     return undefined;
   }
 }

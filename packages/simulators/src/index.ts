@@ -1,4 +1,11 @@
-export { ChatSimulator, countPromptTokens, type ChatFault, type ChatFlavor, type ChatSimulatorOptions, type RecordedRequest } from './chat.js';
+export {
+  ChatSimulator,
+  countPromptTokens,
+  type ChatFault,
+  type ChatFlavor,
+  type ChatSimulatorOptions,
+  type RecordedRequest,
+} from './chat.js';
 export {
   ARK_PIXELS,
   VideoSimulator,

@@ -54,15 +54,40 @@ export interface VideoRecordedRequest {
 export const ARK_PIXELS: Record<string, Record<string, [number, number]>> = {
   '480p': { '16:9': [854, 480], '4:3': [752, 560], '1:1': [640, 640], '3:4': [560, 752], '9:16': [480, 854], '21:9': [992, 432] },
   '720p': { '16:9': [1280, 720], '4:3': [1112, 834], '1:1': [960, 960], '3:4': [834, 1112], '9:16': [720, 1280], '21:9': [1470, 630] },
-  '1080p': { '16:9': [1920, 1080], '4:3': [1664, 1248], '1:1': [1440, 1440], '3:4': [1248, 1664], '9:16': [1080, 1920], '21:9': [2206, 946] },
+  '1080p': {
+    '16:9': [1920, 1080],
+    '4:3': [1664, 1248],
+    '1:1': [1440, 1440],
+    '3:4': [1248, 1664],
+    '9:16': [1080, 1920],
+    '21:9': [2206, 946],
+  },
 };
 
 const FPS = 24;
 const ARK_PREFIX = '/api/v3/contents/generations/tasks';
-const ARK_FIELDS: ReadonlySet<string> = new Set(['model', 'content', 'resolution', 'ratio', 'duration', 'watermark', 'seed', 'camera_fixed',
-  'return_last_frame', 'callback_url']);
+const ARK_FIELDS: ReadonlySet<string> = new Set([
+  'model',
+  'content',
+  'resolution',
+  'ratio',
+  'duration',
+  'watermark',
+  'seed',
+  'camera_fixed',
+  'return_last_frame',
+  'callback_url',
+]);
 const ARK_RATIOS: ReadonlySet<string> = new Set(['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', 'adaptive']);
-const MINIMAX_FIELDS: ReadonlySet<string> = new Set(['model', 'content', 'resolution', 'duration', 'ratio', 'prompt_optimizer', 'callback_url']);
+const MINIMAX_FIELDS: ReadonlySet<string> = new Set([
+  'model',
+  'content',
+  'resolution',
+  'duration',
+  'ratio',
+  'prompt_optimizer',
+  'callback_url',
+]);
 const MINIMAX_RESOLUTIONS: ReadonlySet<string> = new Set(['480P', '768P', '1080P', '2K']);
 const MINIMAX_RATIOS: ReadonlySet<string> = new Set(['16:9', '9:16', '1:1', '4:3', '3:4', '21:9']);
 const MINIMAX_PROMPT_LIMIT = 7000;
@@ -119,9 +144,17 @@ const BASE_PATTERN: Buffer = (() => {
   return buf;
 })();
 /** An ISO BMFF `ftyp` box, so the body starts like a real mp4. */
-const FTYP = Buffer.concat([Buffer.from([0, 0, 0, 32]), Buffer.from('ftypisom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2avc1mp41', 'latin1')]);
+const FTYP = Buffer.concat([
+  Buffer.from([0, 0, 0, 32]),
+  Buffer.from('ftypisom', 'latin1'),
+  Buffer.from([0, 0, 2, 0]),
+  Buffer.from('isomiso2avc1mp41', 'latin1'),
+]);
 /** A 1×1 PNG served as the last frame. */
-const LAST_FRAME_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const LAST_FRAME_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 function taskOffset(taskId: string): number {
   let hash = 0x811c9dc5;
@@ -325,7 +358,7 @@ export class VideoSimulator {
         const suffix = Array.from(randomBytes(5), (b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
         id = `cgt-${stamp}-${suffix}`;
       } else {
-        id = `${1 + (randomBytes(1)[0] ?? 0) % 9}${Array.from(randomBytes(17), (b) => String(b % 10)).join('')}`;
+        id = `${1 + ((randomBytes(1)[0] ?? 0) % 9)}${Array.from(randomBytes(17), (b) => String(b % 10)).join('')}`;
       }
       if (!this.#tasks.has(id)) return id;
     }
@@ -333,7 +366,8 @@ export class VideoSimulator {
 
   #validateArk(body: Record<string, unknown>): Omit<Task, 'id' | 'createdAt' | 'updatedAt' | 'outcome' | 'polls' | 'status'> | Problem {
     for (const name of Object.keys(body)) {
-      if (!ARK_FIELDS.has(name)) return { message: `The parameter \`${name}\` specified in the request is not valid: unknown parameter.`, param: name };
+      if (!ARK_FIELDS.has(name))
+        return { message: `The parameter \`${name}\` specified in the request is not valid: unknown parameter.`, param: name };
     }
     const model = body.model;
     if (typeof model !== 'string' || !this.#options.models.includes(model)) {
@@ -343,18 +377,30 @@ export class VideoSimulator {
     if ('message' in content) return content;
     const resolution = body.resolution;
     if (typeof resolution !== 'string' || ARK_PIXELS[resolution] === undefined) {
-      return { message: 'The parameter `resolution` specified in the request is not valid: must be one of 480p, 720p, 1080p.', param: 'resolution' };
+      return {
+        message: 'The parameter `resolution` specified in the request is not valid: must be one of 480p, 720p, 1080p.',
+        param: 'resolution',
+      };
     }
     const ratio = body.ratio ?? 'adaptive';
     if (typeof ratio !== 'string' || !ARK_RATIOS.has(ratio)) {
-      return { message: 'The parameter `ratio` specified in the request is not valid: must be one of 16:9, 4:3, 1:1, 3:4, 9:16, 21:9, adaptive.', param: 'ratio' };
+      return {
+        message: 'The parameter `ratio` specified in the request is not valid: must be one of 16:9, 4:3, 1:1, 3:4, 9:16, 21:9, adaptive.',
+        param: 'ratio',
+      };
     }
     if (content.image && ratio !== 'adaptive') {
-      return { message: 'The parameter `ratio` specified in the request is not valid: only adaptive is supported with a first_frame image.', param: 'ratio' };
+      return {
+        message: 'The parameter `ratio` specified in the request is not valid: only adaptive is supported with a first_frame image.',
+        param: 'ratio',
+      };
     }
     const duration = body.duration;
     if (typeof duration !== 'number' || !Number.isInteger(duration) || (duration !== -1 && (duration < 4 || duration > 30))) {
-      return { message: 'The parameter `duration` specified in the request is not valid: must be an integer from 4 to 30, or -1.', param: 'duration' };
+      return {
+        message: 'The parameter `duration` specified in the request is not valid: must be an integer from 4 to 30, or -1.',
+        param: 'duration',
+      };
     }
     for (const name of ['watermark', 'camera_fixed', 'return_last_frame']) {
       if (body[name] !== undefined && typeof body[name] !== 'boolean') {
@@ -363,10 +409,16 @@ export class VideoSimulator {
     }
     const seed = body.seed;
     if (seed !== undefined && (typeof seed !== 'number' || !Number.isInteger(seed) || seed < -1 || seed > 4_294_967_295)) {
-      return { message: 'The parameter `seed` specified in the request is not valid: must be an integer from -1 to 4294967295.', param: 'seed' };
+      return {
+        message: 'The parameter `seed` specified in the request is not valid: must be an integer from -1 to 4294967295.',
+        param: 'seed',
+      };
     }
     if (body.callback_url !== undefined && !isHttpUrl(body.callback_url)) {
-      return { message: 'The parameter `callback_url` specified in the request is not valid: must be an http(s) URL.', param: 'callback_url' };
+      return {
+        message: 'The parameter `callback_url` specified in the request is not valid: must be an http(s) URL.',
+        param: 'callback_url',
+      };
     }
     return { model, resolution, ratio, duration, returnLastFrame: body.return_last_frame === true };
   }
@@ -376,7 +428,8 @@ export class VideoSimulator {
       if (!MINIMAX_FIELDS.has(name)) return { message: `invalid params: unknown field ${name}`, param: name };
     }
     const model = body.model;
-    if (typeof model !== 'string' || !this.#options.models.includes(model)) return { message: `invalid params: model ${String(model)} is not supported`, param: 'model' };
+    if (typeof model !== 'string' || !this.#options.models.includes(model))
+      return { message: `invalid params: model ${String(model)} is not supported`, param: 'model' };
     const content = checkContent(body.content);
     if ('message' in content) return content;
     if (content.text.length > MINIMAX_PROMPT_LIMIT) {
@@ -392,14 +445,16 @@ export class VideoSimulator {
     }
     const ratio = body.ratio;
     if (content.image) {
-      if (ratio !== undefined && ratio !== 'adaptive') return { message: 'invalid params: ratio must be adaptive with a first_frame image', param: 'ratio' };
+      if (ratio !== undefined && ratio !== 'adaptive')
+        return { message: 'invalid params: ratio must be adaptive with a first_frame image', param: 'ratio' };
     } else if (typeof ratio !== 'string' || !MINIMAX_RATIOS.has(ratio)) {
       return { message: 'invalid params: text-to-video requires ratio, one of 16:9, 9:16, 1:1, 4:3, 3:4, 21:9', param: 'ratio' };
     }
     if (body.prompt_optimizer !== undefined && typeof body.prompt_optimizer !== 'boolean') {
       return { message: 'invalid params: prompt_optimizer must be a boolean', param: 'prompt_optimizer' };
     }
-    if (body.callback_url !== undefined && !isHttpUrl(body.callback_url)) return { message: 'invalid params: callback_url must be an http(s) URL', param: 'callback_url' };
+    if (body.callback_url !== undefined && !isHttpUrl(body.callback_url))
+      return { message: 'invalid params: callback_url must be an http(s) URL', param: 'callback_url' };
     return { model, resolution, ratio: typeof ratio === 'string' ? ratio : 'adaptive', duration, returnLastFrame: false };
   }
 
@@ -433,7 +488,10 @@ export class VideoSimulator {
         id: task.id,
         model: task.model,
         status: task.status,
-        error: task.status === 'failed' ? { code: 'OutputVideoSensitiveContentDetected', message: 'The generated video may contain sensitive content.' } : null,
+        error:
+          task.status === 'failed'
+            ? { code: 'OutputVideoSensitiveContentDetected', message: 'The generated video may contain sensitive content.' }
+            : null,
         created_at: task.createdAt,
         updated_at: task.updatedAt,
       };
@@ -453,7 +511,10 @@ export class VideoSimulator {
       resolution: task.resolution,
       ratio: task.ratio,
       usage: succeeded ? { duration_seconds: task.duration, resolution: task.resolution } : null,
-      error: task.status === 'failed' ? { type: 'content_moderation', message: 'The input or output was rejected by content moderation.' } : null,
+      error:
+        task.status === 'failed'
+          ? { type: 'content_moderation', message: 'The input or output was rejected by content moderation.' }
+          : null,
     });
     return json(res, 200, { task: answer });
   }
@@ -502,12 +563,16 @@ export class VideoSimulator {
     const expires = query.get('X-Expires');
     const signature = query.get('X-Signature') ?? '';
     const expected = this.#signature(opaque, kind, signed.expires);
-    if (expires !== String(signed.expires) || signature.length !== expected.length
-      || !timingSafeEqual(Buffer.from(signature, 'latin1'), Buffer.from(expected, 'latin1'))) {
+    if (
+      expires !== String(signed.expires) ||
+      signature.length !== expected.length ||
+      !timingSafeEqual(Buffer.from(signature, 'latin1'), Buffer.from(expected, 'latin1'))
+    ) {
       return denied(res, 403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.');
     }
     if (signed.epoch !== this.#epoch || Date.now() >= signed.expiresAtMs) return denied(res, 403, 'AccessDenied', 'Request has expired.');
-    if (signed.used >= this.#options.urlMaxDownloads) return denied(res, 403, 'AccessDenied', 'The download limit of this signed URL has been reached.');
+    if (signed.used >= this.#options.urlMaxDownloads)
+      return denied(res, 403, 'AccessDenied', 'The download limit of this signed URL has been reached.');
 
     if (kind === 'png') {
       if (method === 'GET') signed.used += 1;
@@ -573,16 +638,21 @@ export class VideoSimulator {
   }
 
   #faultError(res: ServerResponse, status: number): void {
-    const message = status === 429
-      ? 'The request has exceeded the rate limit. Please retry later.'
-      : status >= 500 ? 'The service encountered an unexpected internal error.' : `The request failed with status ${status}.`;
+    const message =
+      status === 429
+        ? 'The request has exceeded the rate limit. Please retry later.'
+        : status >= 500
+          ? 'The service encountered an unexpected internal error.'
+          : `The request failed with status ${status}.`;
     if (this.#options.protocol === 'ark') return json(res, status, { error: { code: arkCodeFor(status), message, param: '' } });
     return json(res, status, { type: 'error', error: { type: minimaxTypeFor(status), message } });
   }
 
   #unauthorized(res: ServerResponse): void {
     if (this.#options.protocol === 'ark') {
-      return json(res, 401, { error: { code: 'AuthenticationError', message: 'The API key in the request is missing or invalid.', param: '' } });
+      return json(res, 401, {
+        error: { code: 'AuthenticationError', message: 'The API key in the request is missing or invalid.', param: '' },
+      });
     }
     return json(res, 401, { type: 'error', error: { type: 'authentication_error', message: 'invalid api key' } });
   }
@@ -605,8 +675,10 @@ function checkContent(content: unknown): { text: string; image: boolean } | Prob
     const param = `content[${i}]`;
     if (!isObject(item)) return { message: `${param} must be an object.`, param };
     if (item.type === 'text') {
-      for (const key of Object.keys(item)) if (key !== 'type' && key !== 'text') return { message: `${param}: unknown field ${key}.`, param };
-      if (typeof item.text !== 'string' || item.text.trim().length === 0) return { message: `${param}.text must be a non-empty string.`, param };
+      for (const key of Object.keys(item))
+        if (key !== 'type' && key !== 'text') return { message: `${param}: unknown field ${key}.`, param };
+      if (typeof item.text !== 'string' || item.text.trim().length === 0)
+        return { message: `${param}.text must be a non-empty string.`, param };
       if (text !== undefined) return { message: 'content must carry exactly one text item.', param };
       text = item.text;
     } else if (item.type === 'image_url') {
@@ -614,8 +686,12 @@ function checkContent(content: unknown): { text: string; image: boolean } | Prob
         if (key !== 'type' && key !== 'image_url' && key !== 'role') return { message: `${param}: unknown field ${key}.`, param };
       }
       const imageUrl = item.image_url;
-      if (!isObject(imageUrl) || Object.keys(imageUrl).some((key) => key !== 'url') || typeof imageUrl.url !== 'string'
-        || !(isHttpUrl(imageUrl.url) || imageUrl.url.startsWith('data:image/'))) {
+      if (
+        !isObject(imageUrl) ||
+        Object.keys(imageUrl).some((key) => key !== 'url') ||
+        typeof imageUrl.url !== 'string' ||
+        !(isHttpUrl(imageUrl.url) || imageUrl.url.startsWith('data:image/'))
+      ) {
         return { message: `${param}.image_url.url must be an http(s) URL or an image data URI.`, param };
       }
       if (item.role !== 'first_frame') return { message: `${param}.role must be first_frame.`, param };

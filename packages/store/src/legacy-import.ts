@@ -180,7 +180,9 @@ async function survivingLines(handle: FileHandle, file: string): Promise<Set<num
   // dropping it loses nothing, so it does not count against the file.
   if (lastWasCorrupt) corrupt -= 1;
   if (index > 0 && corrupt / index > CORRUPT_ALERT_THRESHOLD) {
-    throw new Error(`${file}: ${corrupt} of ${index} lines are corrupt, more than nedb's ${CORRUPT_ALERT_THRESHOLD * 100}%; not importing it (the previous release would have refused it too)`);
+    throw new Error(
+      `${file}: ${corrupt} of ${index} lines are corrupt, more than nedb's ${CORRUPT_ALERT_THRESHOLD * 100}%; not importing it (the previous release would have refused it too)`,
+    );
   }
   return new Set(last.values());
 }

@@ -1,7 +1,14 @@
 import { MongoClient, MongoServerError, type Db, type Document } from 'mongodb';
 import {
-  StoreError, type Collection, type Doc, type DocumentStore, type Filter, type FindOptions,
-  type IndexSpec, type Update, type UpdateOptions,
+  StoreError,
+  type Collection,
+  type Doc,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type Update,
+  type UpdateOptions,
 } from './port.js';
 
 // The MongoDB adapter (official driver). TTL indexes are MongoDB's own; unique indexes back the
@@ -52,7 +59,9 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<T | null> {
     return this.#retryUpsert(options, async () => {
       const doc = await this.collection.findOneAndUpdate(filter as Document, update as Document, {
-        upsert: options.upsert ?? false, returnDocument: 'after', includeResultMetadata: false,
+        upsert: options.upsert ?? false,
+        returnDocument: 'after',
+        includeResultMetadata: false,
       });
       return doc as T | null;
     });
@@ -72,7 +81,10 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     try {
       return await run();
     } catch (error) {
-      if (options.upsert && isDuplicateKeyError(error)) return run().catch((e: unknown) => { throw translate(e); });
+      if (options.upsert && isDuplicateKeyError(error))
+        return run().catch((e: unknown) => {
+          throw translate(e);
+        });
       throw translate(error);
     }
   }
@@ -99,10 +111,13 @@ export class MongoStore implements DocumentStore {
   async collection<T extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {
     const collection = this.#db.collection<Document>(name);
     for (const index of indexes) {
-      await collection.createIndex({ [index.field]: 1 }, {
-        unique: index.unique ?? false,
-        ...(index.expireAfterSeconds === undefined ? {} : { expireAfterSeconds: index.expireAfterSeconds }),
-      });
+      await collection.createIndex(
+        { [index.field]: 1 },
+        {
+          unique: index.unique ?? false,
+          ...(index.expireAfterSeconds === undefined ? {} : { expireAfterSeconds: index.expireAfterSeconds }),
+        },
+      );
     }
     return new MongoCollection<T>(collection);
   }

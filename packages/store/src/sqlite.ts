@@ -5,8 +5,15 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import Database from 'libsql';
 import {
-  StoreError, type Collection, type Doc, type DocumentStore, type Filter, type FindOptions,
-  type IndexSpec, type Update, type UpdateOptions,
+  StoreError,
+  type Collection,
+  type Doc,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type Update,
+  type UpdateOptions,
 } from './port.js';
 
 // The embedded adapter: one SQLite database per data folder (`gateway.db`, WAL mode), driven by
@@ -80,8 +87,7 @@ function collectDates(value: unknown, path: string[], out: string[][]): void {
   if (value instanceof Date) out.push([...path]);
   else if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) collectDates(item, [...path, String(i)], out);
-  }
-  else if (isPlainObject(value)) for (const key of Object.keys(value)) collectDates(value[key], [...path, key], out);
+  } else if (isPlainObject(value)) for (const key of Object.keys(value)) collectDates(value[key], [...path, key], out);
 }
 
 function datesAsMillis(this: unknown, key: string, value: unknown): unknown {
@@ -136,7 +142,10 @@ function fieldExpr(field: string): string {
  * so queries on changing paths (`holds.<id>`) share one prepared statement.
  */
 class QueryWriter {
-  constructor(private readonly indexed: ReadonlySet<string>, readonly params: SqlValue[] = []) {}
+  constructor(
+    private readonly indexed: ReadonlySet<string>,
+    readonly params: SqlValue[] = [],
+  ) {}
 
   expr(field: string): string {
     if (field === '_id' || this.indexed.has(field)) return fieldExpr(field);
@@ -188,14 +197,18 @@ function operator(q: QueryWriter, field: string, op: string, value: unknown): st
       params.push(bindable(value));
       return `(${a} IS NULL OR ${b} <> ?)`;
     }
-    case '$gt': case '$gte': case '$lt': case '$lte': {
+    case '$gt':
+    case '$gte':
+    case '$lt':
+    case '$lte': {
       if (value === null || value === undefined) return '0';
       const expr = q.expr(field);
       params.push(bindable(value));
       const sign = op === '$gt' ? '>' : op === '$gte' ? '>=' : op === '$lt' ? '<' : '<=';
       return `${expr} ${sign} ?`;
     }
-    case '$in': case '$nin': {
+    case '$in':
+    case '$nin': {
       const values = list(value, op);
       const present = values.filter((v) => v !== null && v !== undefined);
       const withNull = present.length < values.length;
@@ -327,7 +340,11 @@ class SqliteDatabase {
   refs = 0;
   closed = false;
 
-  constructor(readonly file: string, synchronous: Synchronous, checkpoints: Checkpoints) {
+  constructor(
+    readonly file: string,
+    synchronous: Synchronous,
+    checkpoints: Checkpoints,
+  ) {
     this.db = new Database(file);
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
@@ -485,7 +502,11 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   readonly #ttl: Ttl | undefined;
   readonly #indexed: ReadonlySet<string>;
 
-  constructor(private readonly base: SqliteDatabase, table: string, { ttl, indexed }: { ttl: Ttl | undefined; indexed: ReadonlySet<string> }) {
+  constructor(
+    private readonly base: SqliteDatabase,
+    table: string,
+    { ttl, indexed }: { ttl: Ttl | undefined; indexed: ReadonlySet<string> },
+  ) {
     this.#table = table;
     this.#ttl = ttl;
     this.#indexed = indexed;

@@ -78,17 +78,28 @@ export function storeContract(name: string, open: () => Promise<DocumentStore>, 
     it('updates one document with $set, $inc on dotted paths and $unset', async () => {
       const accounts = await store.collection<Account>(fresh());
       await accounts.insertOne({ _id: 'a1', owner: 'ann', balance: 1, tags: ['x'] });
-      expect(await accounts.updateOne({ _id: 'a1' }, { $set: { owner: 'anna' }, $inc: { balance: 2, 'stats.requests': 1 }, $unset: { tags: true } })).toBe(true);
+      expect(
+        await accounts.updateOne(
+          { _id: 'a1' },
+          { $set: { owner: 'anna' }, $inc: { balance: 2, 'stats.requests': 1 }, $unset: { tags: true } },
+        ),
+      ).toBe(true);
       expect(await accounts.updateOne({ _id: 'missing' }, { $set: { owner: 'x' } })).toBe(false);
       const after = await accounts.findOne({ _id: 'a1' });
       expect(after).toMatchObject({ owner: 'anna', balance: 3, stats: { requests: 1 } });
       expect(after?.tags).toBeUndefined();
     });
 
-    it('upserts from the filter\'s equality fields', async () => {
+    it("upserts from the filter's equality fields", async () => {
       const accounts = await store.collection<Account>(fresh());
-      expect(await accounts.updateOne({ _id: 'k|g', owner: 'ann' }, { $inc: { 'stats.spent': 7, balance: 1 } }, { upsert: true })).toBe(true);
-      const twice = await accounts.findOneAndUpdate({ _id: 'k|g', owner: 'ann' }, { $inc: { 'stats.spent': 3, balance: 1 } }, { upsert: true });
+      expect(await accounts.updateOne({ _id: 'k|g', owner: 'ann' }, { $inc: { 'stats.spent': 7, balance: 1 } }, { upsert: true })).toBe(
+        true,
+      );
+      const twice = await accounts.findOneAndUpdate(
+        { _id: 'k|g', owner: 'ann' },
+        { $inc: { 'stats.spent': 3, balance: 1 } },
+        { upsert: true },
+      );
       expect(twice).toMatchObject({ _id: 'k|g', owner: 'ann', balance: 2, stats: { spent: 10 } });
       expect(await accounts.countDocuments({})).toBe(1);
     });
@@ -96,8 +107,9 @@ export function storeContract(name: string, open: () => Promise<DocumentStore>, 
     it('findOneAndUpdate is atomic: a guarded decrement never overdraws under concurrency', async () => {
       const accounts = await store.collection<Account>(fresh());
       await accounts.insertOne({ _id: 'a1', owner: 'ann', balance: 10 });
-      const attempts = await Promise.all(Array.from({ length: 40 }, () =>
-        accounts.findOneAndUpdate({ _id: 'a1', balance: { $gte: 1 } }, { $inc: { balance: -1 } })));
+      const attempts = await Promise.all(
+        Array.from({ length: 40 }, () => accounts.findOneAndUpdate({ _id: 'a1', balance: { $gte: 1 } }, { $inc: { balance: -1 } })),
+      );
       expect(attempts.filter((a) => a !== null)).toHaveLength(10);
       expect((await accounts.findOne({ _id: 'a1' }))?.balance).toBe(0);
       const returned = attempts.find((a) => a !== null);
@@ -111,16 +123,20 @@ export function storeContract(name: string, open: () => Promise<DocumentStore>, 
       expect((await accounts.find({})).map((a) => a._id)).toEqual(['c']);
     });
 
-    it('drops documents past a TTL index', async () => {
-      const accounts = await store.collection<Account>(fresh(), [{ field: 'created_at', expireAfterSeconds: 1 }]);
-      await accounts.insertOne({ _id: 'old', owner: 'ann', balance: 0, created_at: new Date(Date.now() - 60_000) });
-      await accounts.insertOne({ _id: 'new', owner: 'bob', balance: 0, created_at: new Date() });
-      const deadline = Date.now() + options.ttlGraceMs;
-      while ((await accounts.findOne({ _id: 'old' })) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-      expect(await accounts.findOne({ _id: 'old' })).toBeNull();
-      expect(await accounts.findOne({ _id: 'new' })).not.toBeNull();
-    }, options.ttlGraceMs + 10_000);
+    it(
+      'drops documents past a TTL index',
+      async () => {
+        const accounts = await store.collection<Account>(fresh(), [{ field: 'created_at', expireAfterSeconds: 1 }]);
+        await accounts.insertOne({ _id: 'old', owner: 'ann', balance: 0, created_at: new Date(Date.now() - 60_000) });
+        await accounts.insertOne({ _id: 'new', owner: 'bob', balance: 0, created_at: new Date() });
+        const deadline = Date.now() + options.ttlGraceMs;
+        while ((await accounts.findOne({ _id: 'old' })) && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+        expect(await accounts.findOne({ _id: 'old' })).toBeNull();
+        expect(await accounts.findOne({ _id: 'new' })).not.toBeNull();
+      },
+      options.ttlGraceMs + 10_000,
+    );
   });
 }

@@ -46,7 +46,7 @@ async function copyOf(fixture: string): Promise<string> {
 }
 
 async function open(dataDir?: string): Promise<DocumentStore> {
-  const store = new SqliteStore(dataDir ?? await tempDir());
+  const store = new SqliteStore(dataDir ?? (await tempDir()));
   stores.push(store);
   return store;
 }
@@ -74,7 +74,12 @@ describe('an uncompacted nedb folder', () => {
     // key_epsilon is a torn last line. The index lines are no documents.
     const keys = await all(store, 'accounting_keys');
     expect(keys.map((k) => k._id)).toEqual(['key_alpha', 'key_delta', 'key_gamma']);
-    expect(keys[0]).toMatchObject({ name: 'alpha', spent_nano_usd: 9800, created_at: new Date(1700000000000), revoked_at: new Date(1700000500000) });
+    expect(keys[0]).toMatchObject({
+      name: 'alpha',
+      spent_nano_usd: 9800,
+      created_at: new Date(1700000000000),
+      revoked_at: new Date(1700000500000),
+    });
     expect(keys[0]?.created_at).toBeInstanceOf(Date);
     expect(keys[1]).toMatchObject({ name: 'delta again', budget_nano_usd: 2000000000, created_at: new Date(1700000400000) });
     expect(keys[2]).toMatchObject({ name: 'gamma', revoked_at: null });
@@ -84,9 +89,21 @@ describe('an uncompacted nedb folder', () => {
     const tasks = await all(store, 'video_tasks');
     expect(tasks.map((t) => t._id)).toEqual(['video_one', 'video_three']);
     expect(tasks[0]).toEqual({
-      _id: 'video_one', key_id: 'key_alpha', model: 'beta-dance', group: 'beta-dance', status: 'completed', progress: 100, seconds: 5,
-      created_at: new Date(1700000600000), updated_at: new Date(1700000606000), completed_at: new Date(1700000606000), next_poll_at: null,
-      history: [{ status: 'running', at: new Date(1700000603000) }, { status: 'completed', at: new Date(1700000606000) }],
+      _id: 'video_one',
+      key_id: 'key_alpha',
+      model: 'beta-dance',
+      group: 'beta-dance',
+      status: 'completed',
+      progress: 100,
+      seconds: 5,
+      created_at: new Date(1700000600000),
+      updated_at: new Date(1700000606000),
+      completed_at: new Date(1700000606000),
+      next_poll_at: null,
+      history: [
+        { status: 'running', at: new Date(1700000603000) },
+        { status: 'completed', at: new Date(1700000606000) },
+      ],
       billing: { state: 'billed', at: new Date(1700000606500) },
     });
     const history = tasks[0]?.history as { at: unknown }[];
@@ -97,14 +114,23 @@ describe('an uncompacted nedb folder', () => {
     expect(await all(store, 'accounting_usage')).toEqual([]);
     // Only a `.db~` (a rewrite a crash interrupted before its rename): nedb read that.
     expect((await all(store, 'accounting_ledger')).map((l) => [l._id, l.occurred_at])).toEqual([
-      ['chatcmpl-one', new Date(1700000450000)], ['chatcmpl-two', new Date(1700000460000)],
+      ['chatcmpl-one', new Date(1700000450000)],
+      ['chatcmpl-two', new Date(1700000460000)],
     ]);
     // The old per-service outboxes, one of them only a `.db~`, into the one outbox collection.
     const outbox = await all(store, OUTBOX_COLLECTION);
     expect(outbox.map((e) => [e._id, e.attempts, e.next_at])).toEqual([
-      ['evt_one', 2, new Date(1700000801500)], ['evt_three', 3, new Date(1700000610000)],
+      ['evt_one', 2, new Date(1700000801500)],
+      ['evt_three', 3, new Date(1700000610000)],
     ]);
-    expect(outbox[0]?.data).toEqual({ id: 'evt_one', kind: 'chat', key_id: 'key_alpha', group: 'gamma-flash', cost_nano_usd: 4900, occurred_at: 1700000800000 });
+    expect(outbox[0]?.data).toEqual({
+      id: 'evt_one',
+      kind: 'chat',
+      key_id: 'key_alpha',
+      group: 'gamma-flash',
+      cost_nano_usd: 4900,
+      occurred_at: 1700000800000,
+    });
   });
 
   it('moves every legacy file, stale `.db~` and the outbox folder unchanged into imported-legacy-embedded/', async () => {
@@ -112,10 +138,20 @@ describe('an uncompacted nedb folder', () => {
     await importLegacyEmbedded(dir, await open());
     expect(await readdir(dir)).toEqual([LEGACY_ARCHIVE]);
     const archive = join(dir, LEGACY_ARCHIVE);
-    expect((await readdir(archive)).sort()).toEqual(
-      ['accounting_keys.db', 'accounting_ledger.db~', 'accounting_usage.db', 'outbox', 'video_tasks.db', 'video_tasks.db~'],
-    );
-    for (const file of ['accounting_keys.db', 'video_tasks.db~', join('outbox', 'accounting', 'outbox.db'), join('outbox', 'video', 'outbox.db~')]) {
+    expect((await readdir(archive)).sort()).toEqual([
+      'accounting_keys.db',
+      'accounting_ledger.db~',
+      'accounting_usage.db',
+      'outbox',
+      'video_tasks.db',
+      'video_tasks.db~',
+    ]);
+    for (const file of [
+      'accounting_keys.db',
+      'video_tasks.db~',
+      join('outbox', 'accounting', 'outbox.db'),
+      join('outbox', 'video', 'outbox.db~'),
+    ]) {
       expect(await readFile(join(archive, file), 'utf8'), file).toBe(await readFile(join(UNCOMPACTED, file), 'utf8'));
     }
   });
@@ -147,7 +183,8 @@ describe('a folder written by the previous release', () => {
     }
     const tasks = await all(store, 'video_tasks');
     expect(tasks.map((t) => [t._id, t.key_id, t.status])).toEqual(release.videos.map((v) => [v.id, v.key_id, v.status]).sort());
-    for (const task of tasks) for (const field of ['created_at', 'updated_at', 'completed_at']) expect(task[field], field).toBeInstanceOf(Date);
+    for (const task of tasks)
+      for (const field of ['created_at', 'updated_at', 'completed_at']) expect(task[field], field).toBeInstanceOf(Date);
 
     expect(await readdir(dir)).toEqual([LEGACY_ARCHIVE]);
     expect((await readdir(join(dir, LEGACY_ARCHIVE))).sort()).toEqual(Object.keys(release.files).sort());
@@ -239,10 +276,16 @@ describe('what there is to import', () => {
   it('reads a document holding U+2028 whole, blank lines and CRLF endings too', async () => {
     const dir = await tempDir();
     const text = 'line\u2028separator\u2029and\u0085next';
-    await writeFile(join(dir, 'notes.db'), `${JSON.stringify({ _id: 'n1', text })}\r\n\n${JSON.stringify({ _id: 'n2', at: { $$date: 5 } })}\n`);
+    await writeFile(
+      join(dir, 'notes.db'),
+      `${JSON.stringify({ _id: 'n1', text })}\r\n\n${JSON.stringify({ _id: 'n2', at: { $$date: 5 } })}\n`,
+    );
     const store = await open();
     expect((await importLegacyEmbedded(dir, store))?.collections).toEqual({ notes: 2 });
-    expect(await all(store, 'notes')).toEqual([{ _id: 'n1', text }, { _id: 'n2', at: new Date(5) }]);
+    expect(await all(store, 'notes')).toEqual([
+      { _id: 'n1', text },
+      { _id: 'n2', at: new Date(5) },
+    ]);
   });
 
   it('leaves other files and folders alone', async () => {

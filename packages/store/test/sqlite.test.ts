@@ -17,7 +17,12 @@ afterAll(async () => {
 
 storeContract('embedded (SQLite)', async () => new SqliteStore(await tempDir()), { ttlGraceMs: 0 });
 
-interface Counter { _id: string; n: number; at?: Date; nested?: { when?: Date; list?: Date[] } }
+interface Counter {
+  _id: string;
+  n: number;
+  at?: Date;
+  nested?: { when?: Date; list?: Date[] };
+}
 
 describe('embedded store (SQLite)', () => {
   it('keeps data across a restart in one gateway.db, with nested Dates intact', async () => {
@@ -66,19 +71,23 @@ describe('embedded store (SQLite)', () => {
       await items.insertOne({ _id: 'a', n: 1 });
       await items.insertOne({ _id: 'b', n: 2 });
     });
-    const failed = await store.atomically(async () => {
-      await items.insertOne({ _id: 'c', n: 3 });
-      await items.insertOne({ _id: 'a', n: 4 });
-    }).catch((error: unknown) => error);
+    const failed = await store
+      .atomically(async () => {
+        await items.insertOne({ _id: 'c', n: 3 });
+        await items.insertOne({ _id: 'a', n: 4 });
+      })
+      .catch((error: unknown) => error);
     expect(failed).toMatchObject({ code: 'duplicate_key' });
     expect((await items.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'b']);
     // Nested: the inner work that fails is undone alone; the outer one commits the rest.
     await store.atomically(async () => {
       await items.insertOne({ _id: 'd', n: 5 });
-      await store.atomically(async () => {
-        await items.insertOne({ _id: 'e', n: 6 });
-        throw new Error('inner');
-      }).catch(() => undefined);
+      await store
+        .atomically(async () => {
+          await items.insertOne({ _id: 'e', n: 6 });
+          throw new Error('inner');
+        })
+        .catch(() => undefined);
       await items.insertOne({ _id: 'f', n: 7 });
     });
     expect((await items.find({}, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['a', 'b', 'd', 'f']);

@@ -31,21 +31,27 @@ class CachedStats {
 
   async read(): Promise<BusStats> {
     if (Date.now() - this.#at < FRESH_MS) return this.#last;
-    this.#pending ??= this.source.stats().then(
-      (stats) => {
-        this.#last = stats;
-        this.#at = Date.now();
-      },
-      // An unreachable broker leaves the last known values in place.
-      () => undefined,
-    ).finally(() => {
-      this.#pending = undefined;
-    });
+    this.#pending ??= this.source
+      .stats()
+      .then(
+        (stats) => {
+          this.#last = stats;
+          this.#at = Date.now();
+        },
+        // An unreachable broker leaves the last known values in place.
+        () => undefined,
+      )
+      .finally(() => {
+        this.#pending = undefined;
+      });
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.#pending, new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, SCRAPE_WAIT_MS);
-      timer.unref();
-    })]);
+    await Promise.race([
+      this.#pending,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, SCRAPE_WAIT_MS);
+        timer.unref();
+      }),
+    ]);
     clearTimeout(timer);
     return this.#last;
   }

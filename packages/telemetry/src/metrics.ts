@@ -23,12 +23,15 @@ const httpRequests = once((registry) => {
   const requests = new Counter({
     name: 'gateway_http_requests_total',
     help: 'HTTP requests the edge answered, by route pattern, model group (chat and video routes; empty otherwise) and status code.',
-    labelNames, registers: [registry],
+    labelNames,
+    registers: [registry],
   });
   const duration = new Histogram({
     name: 'gateway_http_request_duration_seconds',
-    help: 'Time from the request\'s arrival at the edge to the end of its response (a stream\'s last event), in seconds.',
-    labelNames, buckets: DURATION_BUCKETS, registers: [registry],
+    help: "Time from the request's arrival at the edge to the end of its response (a stream's last event), in seconds.",
+    labelNames,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
   });
   return new LabelledChildren((route, group, status) => ({
     requests: requests.labels(route, group, status),
@@ -44,8 +47,10 @@ export function httpRequestSeries(route: string, group: string, status: number):
 const overhead = once((registry) => {
   const histogram = new Histogram({
     name: 'gateway_overhead_seconds',
-    help: 'The gateway\'s own time in a successful call, measured at the edge: the total time (to the response\'s end; for streams, to the first event) minus the time the chat service spent waiting on upstreams (to their full answer; for streams, to their first chunk), in seconds.',
-    labelNames: ['route'] as const, buckets: OVERHEAD_BUCKETS, registers: [registry],
+    help: "The gateway's own time in a successful call, measured at the edge: the total time (to the response's end; for streams, to the first event) minus the time the chat service spent waiting on upstreams (to their full answer; for streams, to their first chunk), in seconds.",
+    labelNames: ['route'] as const,
+    buckets: OVERHEAD_BUCKETS,
+    registers: [registry],
   });
   return new LabelledChildren((route) => histogram.labels(route));
 });
@@ -63,12 +68,15 @@ const grpcServer = once((registry) => {
   const handled = new Counter({
     name: 'gateway_grpc_server_handled_total',
     help: 'gRPC calls a service finished, by service, method and status code.',
-    labelNames: ['service', 'method', 'code'] as const, registers: [registry],
+    labelNames: ['service', 'method', 'code'] as const,
+    registers: [registry],
   });
   const handling = new Histogram({
     name: 'gateway_grpc_server_handling_seconds',
     help: 'Time a service spent on a gRPC call, from its arrival to its last message or status, in seconds.',
-    labelNames: ['service', 'method'] as const, buckets: DURATION_BUCKETS, registers: [registry],
+    labelNames: ['service', 'method'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
   });
   return {
     handled: new LabelledChildren((service, method, code) => handled.labels(service, method, code)),
@@ -86,7 +94,9 @@ const upstream = once((registry) => {
   const histogram = new Histogram({
     name: 'gateway_upstream_duration_seconds',
     help: 'Time the chat service waited on one upstream attempt, by group, provider and outcome (ok, or the failure kind): to the full answer for plain calls, to the first chunk for streams, in seconds.',
-    labelNames: ['group', 'provider', 'outcome'] as const, buckets: DURATION_BUCKETS, registers: [registry],
+    labelNames: ['group', 'provider', 'outcome'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
   });
   return new LabelledChildren((group, provider, outcome) => histogram.labels(group, provider, outcome));
 });
@@ -99,7 +109,8 @@ const spend = once((registry) => {
   const counter = new Counter({
     name: 'gateway_spend_nano_usd_total',
     help: 'Spend applied to the ledger, in nano-dollars (1e-9 USD), by group and kind (chat or video); each spend event counts once.',
-    labelNames: ['group', 'kind'] as const, registers: [registry],
+    labelNames: ['group', 'kind'] as const,
+    registers: [registry],
   });
   return new LabelledChildren((group, kind) => counter.labels(group, kind));
 });
@@ -112,7 +123,8 @@ const rejected = once((registry) => {
   const counter = new Counter({
     name: 'gateway_bus_events_rejected_total',
     help: 'Bus events a consumer could not decode or check against their schema, by subject; dead-lettered, never applied.',
-    labelNames: ['subject'] as const, registers: [registry],
+    labelNames: ['subject'] as const,
+    registers: [registry],
   });
   return new LabelledChildren((subject) => counter.labels(subject));
 });
@@ -125,7 +137,8 @@ const videoJobs = once((registry) => {
   const counter = new Counter({
     name: 'gateway_video_jobs_total',
     help: 'Video jobs entering a status (queued, in_progress, completed, failed, cancelled), by group.',
-    labelNames: ['group', 'status'] as const, registers: [registry],
+    labelNames: ['group', 'status'] as const,
+    registers: [registry],
   });
   return new LabelledChildren((group, status) => counter.labels(group, status));
 });

@@ -1,6 +1,20 @@
 import {
-  context, defaultTextMapGetter, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags,
-  type Attributes, type Context, type ContextManager, type Span, type TextMapGetter, type TextMapSetter, type Tracer,
+  context,
+  defaultTextMapGetter,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Context,
+  type ContextManager,
+  type Span,
+  type TextMapGetter,
+  type TextMapSetter,
+  type Tracer,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { currentScope, runInScope, type RequestScope } from '@gateway/logging';
@@ -20,7 +34,10 @@ class ScopeContextManager implements ContextManager {
   }
 
   with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
-    ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
   ): ReturnType<F> {
     const scope: RequestScope = { requestId: currentScope()?.requestId, traceId: trace.getSpanContext(ctx)?.traceId, trace: ctx };
     return runInScope(scope, () => fn.apply(thisArg, args));

@@ -4,8 +4,21 @@ import { Writable } from 'node:stream';
 import { createLogger, currentScope, followScopesAcrossAwaits, runInScope } from '@gateway/logging';
 import { describe, expect, it } from 'vitest';
 import {
-  contextFromHeaders, contextFromMetadata, endServerScope, exporterConfigured, injectTraceContext, LabelledChildren, observeBus,
-  recordClientSpan, renderMetrics, startServerScope, startTracing, tracesUrl, tracingEnabled, type BusStats, type MetadataCarrier,
+  contextFromHeaders,
+  contextFromMetadata,
+  endServerScope,
+  exporterConfigured,
+  injectTraceContext,
+  LabelledChildren,
+  observeBus,
+  recordClientSpan,
+  renderMetrics,
+  startServerScope,
+  startTracing,
+  tracesUrl,
+  tracingEnabled,
+  type BusStats,
+  type MetadataCarrier,
 } from '../src/index.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -35,7 +48,7 @@ function capture() {
 }
 
 describe('trace context', () => {
-  it('continues a caller\'s traceparent across a hop, and the scope names request and trace', () => {
+  it("continues a caller's traceparent across a hop, and the scope names request and trace", () => {
     const edge = startServerScope(contextFromHeaders({ traceparent: TRACEPARENT }), 'req-1', { name: '' });
     expect(edge.traceId).toBe(TRACE_ID);
     const outgoing = metadata();
@@ -63,11 +76,12 @@ describe('trace context', () => {
 
   it('holds a scope for the synchronous run only by default (no promise hooks), then through awaits once traces are exported', async () => {
     const scope = startServerScope(contextFromHeaders({ traceparent: TRACEPARENT }), 'req-2', { name: '' });
-    const run = () => runInScope(scope, async () => {
-      const before = currentScope()?.requestId;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      return [before, currentScope()?.requestId];
-    });
+    const run = () =>
+      runInScope(scope, async () => {
+        const before = currentScope()?.requestId;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return [before, currentScope()?.requestId];
+      });
     expect(await run()).toEqual(['req-2', undefined]);
     expect(currentScope()).toBeUndefined();
     // What an exporter's start does: spans must nest across awaits from then on.
@@ -175,7 +189,10 @@ describe('trace export', () => {
       });
     });
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`, OTEL_SERVICE_NAME: 'gateway-test' };
+    const env = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+      OTEL_SERVICE_NAME: 'gateway-test',
+    };
     try {
       const first = await startTracing({ env, serviceName: 'unused' });
       const second = await startTracing({ env, serviceName: 'unused' });
@@ -193,7 +210,10 @@ describe('trace export', () => {
       expect(tracingEnabled()).toBe(true);
       await second.shutdown();
       expect(tracingEnabled()).toBe(false);
-      const exported = received.filter((r) => r.path === '/v1/traces').map((r) => r.body).join('');
+      const exported = received
+        .filter((r) => r.path === '/v1/traces')
+        .map((r) => r.body)
+        .join('');
       expect(exported).toContain('chat/CreateChatCompletion');
       expect(exported).toContain('upstream openai');
       expect(exported).toContain('gateway-test');

@@ -3,7 +3,8 @@ import { GatewayError } from '@gateway/errors';
 import { Router, UpstreamFailure, isRetryable, parseRetryAfter, sanitizeUpstreamMessage } from '@gateway/upstream';
 import { describe, expect, it } from 'vitest';
 
-const config = parseConfig(`
+const config = parseConfig(
+  `
 groups:
   - id: main
     mode: chat
@@ -21,7 +22,9 @@ groups:
     price: { input_per_mtok: 1, output_per_mtok: 1 }
     deployments: [{ provider: openai, model: z, api_base: "http://z", api_key_env: A }]
 router: { retries: 1, allowed_fails: 3, cooldown_seconds: 10 }
-`, 'upstream-test');
+`,
+  'upstream-test',
+);
 const groups = new Map(config.groups.map((g) => [g.id, g]));
 const main = groups.get('main') as GroupConfig;
 const env = { A: 'x' };
@@ -35,7 +38,8 @@ function seeded(seed: number): () => number {
   };
 }
 
-const path = (attempts: Iterable<{ group: GroupConfig; deployment: { model: string } }>) => [...attempts].map((a) => `${a.group.id}/${a.deployment.model}`);
+const path = (attempts: Iterable<{ group: GroupConfig; deployment: { model: string } }>) =>
+  [...attempts].map((a) => `${a.group.id}/${a.deployment.model}`);
 
 describe('Router: choice by weight', () => {
   it('splits 1,000 new choices by weight within 10%', () => {
@@ -51,7 +55,13 @@ describe('Router: choice by weight', () => {
   });
 
   it('retries on another deployment of the group, then the fallbacks after the group', () => {
-    const router = new Router(config.router, groups, env, () => 0, () => 0.1);
+    const router = new Router(
+      config.router,
+      groups,
+      env,
+      () => 0,
+      () => 0.1,
+    );
     expect(path(router.attempts(main))).toEqual(['main/a', 'main/b', 'spare/z', 'spare/z']);
     // A fallback the request does not fit is left out.
     expect(path(router.attempts(main, (g) => g.id !== 'spare'))).toEqual(['main/a', 'main/b']);
@@ -61,7 +71,13 @@ describe('Router: choice by weight', () => {
 describe('Router: cooldown', () => {
   it('skips a deployment for cooldown_seconds after allowed_fails consecutive failures', () => {
     let now = 0;
-    const router = new Router(config.router, groups, env, () => now, () => 0.1);
+    const router = new Router(
+      config.router,
+      groups,
+      env,
+      () => now,
+      () => 0.1,
+    );
     const a = main.deployments[0]!;
     router.failed(a);
     router.failed(a);
@@ -77,7 +93,13 @@ describe('Router: cooldown', () => {
   });
 
   it('route() counts retryable failures, moves on, and answers from the last failure', async () => {
-    const router = new Router(config.router, groups as ReadonlyMap<string, GroupConfig>, env, () => 0, () => 0.1);
+    const router = new Router(
+      config.router,
+      groups as ReadonlyMap<string, GroupConfig>,
+      env,
+      () => 0,
+      () => 0.1,
+    );
     const tried: string[] = [];
     const routed = await router.route(main, async (attempt) => {
       tried.push(attempt.deployment.model);
@@ -86,24 +108,45 @@ describe('Router: cooldown', () => {
     });
     expect(tried).toEqual(['a', 'b', 'z']);
     expect(routed.attempt.group.id).toBe('spare');
-    await expect(router.route(main, async () => { throw new UpstreamFailure('status', { status: 429, retryAfterSeconds: 7 }); }))
-      .rejects.toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 7 });
+    await expect(
+      router.route(main, async () => {
+        throw new UpstreamFailure('status', { status: 429, retryAfterSeconds: 7 });
+      }),
+    ).rejects.toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 7 });
   });
 
-  it('route() stops at a failure another deployment cannot fix, and never retries the gateway\'s own errors', async () => {
-    const router = new Router(config.router, groups, env, () => 0, () => 0.1);
+  it("route() stops at a failure another deployment cannot fix, and never retries the gateway's own errors", async () => {
+    const router = new Router(
+      config.router,
+      groups,
+      env,
+      () => 0,
+      () => 0.1,
+    );
     let calls = 0;
-    await expect(router.route(main, async () => {
-      calls += 1;
-      throw new UpstreamFailure('status', { status: 400, callerMessage: 'bad size', subject: 'provider' });
-    })).rejects.toMatchObject({ code: 'upstream_bad_request', message: 'The provider rejected the request: bad size' });
+    await expect(
+      router.route(main, async () => {
+        calls += 1;
+        throw new UpstreamFailure('status', { status: 400, callerMessage: 'bad size', subject: 'provider' });
+      }),
+    ).rejects.toMatchObject({ code: 'upstream_bad_request', message: 'The provider rejected the request: bad size' });
     expect(calls).toBe(1);
     expect(router.isCooledDown(main.deployments[0]!)).toBe(false);
-    await expect(router.route(main, async () => { throw new GatewayError('internal_error'); })).rejects.toMatchObject({ code: 'internal_error' });
+    await expect(
+      router.route(main, async () => {
+        throw new GatewayError('internal_error');
+      }),
+    ).rejects.toMatchObject({ code: 'internal_error' });
   });
 
   it('answers no_healthy_upstream when every deployment is cooling down', async () => {
-    const router = new Router({ ...config.router, allowedFails: 1 }, groups as ReadonlyMap<string, ChatGroupConfig | GroupConfig>, env, () => 0, () => 0.1);
+    const router = new Router(
+      { ...config.router, allowedFails: 1 },
+      groups as ReadonlyMap<string, ChatGroupConfig | GroupConfig>,
+      env,
+      () => 0,
+      () => 0.1,
+    );
     for (const group of groups.values()) for (const d of group.deployments) router.failed(d);
     await expect(router.route(main, async () => 'ok')).rejects.toMatchObject({ code: 'no_healthy_upstream' });
   });
@@ -121,13 +164,17 @@ describe('the retry rule', () => {
     expect(new UpstreamFailure('connect').code).toBe('upstream_connect');
     expect(new UpstreamFailure('status', { status: 503 }).toGatewayError().code).toBe('upstream_error');
     expect(new UpstreamFailure('status', { status: 403 }).toGatewayError().code).toBe('upstream_error');
-    expect(new UpstreamFailure('status', { status: 422, callerMessage: 'no' }).toGatewayError().message).toBe('The upstream rejected the request: no');
+    expect(new UpstreamFailure('status', { status: 422, callerMessage: 'no' }).toGatewayError().message).toBe(
+      'The upstream rejected the request: no',
+    );
   });
 
   it('reads Retry-After and cleans upstream messages', () => {
     expect(parseRetryAfter('2.5')).toBe(3);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 0)).toBe(10);
     expect(parseRetryAfter(undefined)).toBeUndefined();
-    expect(sanitizeUpstreamMessage({ error: { message: 'see https://x.example/a with key sk-abcdefghijkl' } })).toBe('see [url] with [redacted]');
+    expect(sanitizeUpstreamMessage({ error: { message: 'see https://x.example/a with key sk-abcdefghijkl' } })).toBe(
+      'see [url] with [redacted]',
+    );
   });
 });

@@ -44,9 +44,18 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
     const released = await reservations.releaseLeases();
     if (released > 0) logger.info({ released }, 'gave back the budget leases of the previous run');
   }
-  const server = new GrpcServer({ logger, service: 'accounting', shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });
+  const server = new GrpcServer({
+    logger,
+    service: 'accounting',
+    shutdownGraceMs: config.server.shutdownGraceMs,
+    checks: { store: () => store.ping(), bus: () => bus.ping() },
+  });
 
-  server.addService('gateway.accounting.v1.AccountingService', protos().gateway.accounting.v1.AccountingService.service, accountingHandlers({ server, keys, reservations, ledger, bus, logger }));
+  server.addService(
+    'gateway.accounting.v1.AccountingService',
+    protos().gateway.accounting.v1.AccountingService.service,
+    accountingHandlers({ server, keys, reservations, ledger, bus, logger }),
+  );
 
   const deadLetters = await DeadLetters.open(store);
   const consumer: Subscription = await consumeSpendEvents({ bus, store, ledger, deadLetters, logger });
@@ -55,14 +64,20 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   // Holds a crashed caller left behind go back to the key after the configured age.
   const sweeper = setInterval(() => {
     reservations.sweep(config.server.reservationMaxAgeMs).then(
-      (released) => { if (released > 0) logger.warn({ released }, 'released reservations left by calls that never ended'); },
+      (released) => {
+        if (released > 0) logger.warn({ released }, 'released reservations left by calls that never ended');
+      },
       (error: unknown) => logger.error({ err: error }, 'reservation sweep failed'),
     );
   }, 60_000);
   sweeper.unref();
 
   return {
-    server, keys, ledger, reservations, deadLetters,
+    server,
+    keys,
+    ledger,
+    reservations,
+    deadLetters,
     stop: async () => {
       clearInterval(sweeper);
       unobserveBus();

@@ -43,7 +43,12 @@ export function accountingHandlers({ server, keys, reservations, ledger, bus, lo
       logger.warn({ err: error, keyId: key_id }, 'could not announce a key change; edges fall back to their cache expiry');
     });
 
-  interface ReserveRequest { key_id: string; group: string; amount_nano_usd: number; reservation_id: string }
+  interface ReserveRequest {
+    key_id: string;
+    group: string;
+    amount_nano_usd: number;
+    reservation_id: string;
+  }
   const reserve = async (request: ReserveRequest): Promise<number> => {
     const key = await keys.get(request.key_id);
     if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
@@ -57,14 +62,21 @@ export function accountingHandlers({ server, keys, reservations, ledger, bus, lo
       const key = await keys.authenticate(request.key_hash);
       return { key: keyMessage(key), spent_nano_usd: book.figures(key).spent };
     }),
-    CreateKey: server.unary('CreateKey', async (request: { name: string; models: string[]; budget_nano_usd: number; rpm: number; tpm: number }, call) => {
-      const { key, secret } = await keys.create({
-        name: request.name, models: request.models, budgetNanoUsd: request.budget_nano_usd, rpm: request.rpm, tpm: request.tpm,
-      });
-      logger.info({ ...fieldsOf(call.scope), keyId: key._id, name: key.name }, 'key created');
-      await keyChanged(key._id, 'created');
-      return { key: keyMessage(key), secret };
-    }),
+    CreateKey: server.unary(
+      'CreateKey',
+      async (request: { name: string; models: string[]; budget_nano_usd: number; rpm: number; tpm: number }, call) => {
+        const { key, secret } = await keys.create({
+          name: request.name,
+          models: request.models,
+          budgetNanoUsd: request.budget_nano_usd,
+          rpm: request.rpm,
+          tpm: request.tpm,
+        });
+        logger.info({ ...fieldsOf(call.scope), keyId: key._id, name: key.name }, 'key created');
+        await keyChanged(key._id, 'created');
+        return { key: keyMessage(key), secret };
+      },
+    ),
     ListKeys: server.unary('ListKeys', async (request: { page_size: number; page_token: string }) => {
       const page = await keys.list(request.page_size, request.page_token);
       return { keys: page.keys.map(keyMessage), next_page_token: page.nextPageToken };
@@ -101,24 +113,48 @@ export function accountingHandlers({ server, keys, reservations, ledger, bus, lo
           results.push({ available_nano_usd: await reserve(item), error_code: '', error_message: '', retry_after_seconds: 0 });
         } catch (error) {
           if (!(error instanceof GatewayError)) throw error;
-          results.push({ available_nano_usd: 0, error_code: error.code, error_message: error.message, retry_after_seconds: error.retryAfterSeconds ?? 0 });
+          results.push({
+            available_nano_usd: 0,
+            error_code: error.code,
+            error_message: error.message,
+            retry_after_seconds: error.retryAfterSeconds ?? 0,
+          });
         }
       }
       return { results };
     }),
-    ReleaseReservation: server.unary('ReleaseReservation', async (request: { reservation_id: string; amount_nano_usd: number; key_id: string }) => {
-      await book.release(request.reservation_id, request.amount_nano_usd > 0 ? request.amount_nano_usd : undefined, request.key_id);
-      return {};
-    }),
-    LeaseBudget: server.unary('LeaseBudget', async (request: {
-      key_id: string; group: string; lease_id: string; min_nano_usd: number; want_nano_usd: number; return_lease_id: string; return_nano_usd: number;
-    }) => {
-      const key = await keys.get(request.key_id);
-      if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
-      if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
-      const previous = request.return_lease_id ? { leaseId: request.return_lease_id, unused: request.return_nano_usd } : undefined;
-      const { granted, perCall } = await reservations.lease(key, request.group, request.lease_id, request.min_nano_usd, request.want_nano_usd, previous);
-      return { granted_nano_usd: granted, per_call: perCall };
-    }),
+    ReleaseReservation: server.unary(
+      'ReleaseReservation',
+      async (request: { reservation_id: string; amount_nano_usd: number; key_id: string }) => {
+        await book.release(request.reservation_id, request.amount_nano_usd > 0 ? request.amount_nano_usd : undefined, request.key_id);
+        return {};
+      },
+    ),
+    LeaseBudget: server.unary(
+      'LeaseBudget',
+      async (request: {
+        key_id: string;
+        group: string;
+        lease_id: string;
+        min_nano_usd: number;
+        want_nano_usd: number;
+        return_lease_id: string;
+        return_nano_usd: number;
+      }) => {
+        const key = await keys.get(request.key_id);
+        if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
+        if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
+        const previous = request.return_lease_id ? { leaseId: request.return_lease_id, unused: request.return_nano_usd } : undefined;
+        const { granted, perCall } = await reservations.lease(
+          key,
+          request.group,
+          request.lease_id,
+          request.min_nano_usd,
+          request.want_nano_usd,
+          previous,
+        );
+        return { granted_nano_usd: granted, per_call: perCall };
+      },
+    ),
   };
 }

@@ -23,7 +23,14 @@ async function start() {
   const bus = new InProcessBus();
   cleanups.push(() => bus.close());
   const config = await loadConfig(exampleConfigPath);
-  const service = await startAccounting({ config, bus, store: new SqliteStore(dir), logger: silentLogger(), env: {}, listen: '127.0.0.1:0' });
+  const service = await startAccounting({
+    config,
+    bus,
+    store: new SqliteStore(dir),
+    logger: silentLogger(),
+    env: {},
+    listen: '127.0.0.1:0',
+  });
   const client = new AccountingClient(service.address);
   cleanups.push(() => client.close());
   let closed = false;
@@ -79,7 +86,10 @@ describe('keys', () => {
 
   it('refuse unknown groups, empty names and bad budgets with the field at fault', async () => {
     const { client } = await start();
-    await expect(client.createKey({ name: 'a', models: ['gpt-nope'], budgetNanoUsd: 1, rpm: 0 })).rejects.toMatchObject({ code: 'invalid_request', param: 'models' });
+    await expect(client.createKey({ name: 'a', models: ['gpt-nope'], budgetNanoUsd: 1, rpm: 0 })).rejects.toMatchObject({
+      code: 'invalid_request',
+      param: 'models',
+    });
     await expect(client.createKey({ name: 'a', models: [], budgetNanoUsd: 1, rpm: 0 })).rejects.toMatchObject({ param: 'models' });
     await expect(client.createKey({ name: '  ', models: ['*'], budgetNanoUsd: 1, rpm: 0 })).rejects.toMatchObject({ param: 'name' });
     await expect(client.createKey({ name: 'a', models: ['*'], budgetNanoUsd: -1, rpm: 0 })).rejects.toMatchObject({ param: 'budget_usd' });
@@ -106,7 +116,10 @@ describe('keys', () => {
     const { key } = await client.createKey({ name: 'a', models: ['*'], budgetNanoUsd: 0, rpm: 0 });
     await client.revokeKey(key.id);
     await client.revokeKey(key.id);
-    expect(heard).toEqual([{ key_id: key.id, change: 'created' }, { key_id: key.id, change: 'revoked' }]);
+    expect(heard).toEqual([
+      { key_id: key.id, change: 'created' },
+      { key_id: key.id, change: 'revoked' },
+    ]);
   });
 });
 
@@ -114,8 +127,15 @@ describe('spend', () => {
   it('applies each spend event once, to the key and its group', async () => {
     const { bus, client } = await start();
     const { key } = await client.createKey({ name: 'a', models: ['*'], budgetNanoUsd: 10e9, rpm: 0 });
-    const event = (id: string, group: string, cost: number): SpendEvent =>
-      ({ id, kind: 'chat', key_id: key.id, group, cost_nano_usd: cost, occurred_at: Date.now(), usage: { prompt_tokens: 3 } });
+    const event = (id: string, group: string, cost: number): SpendEvent => ({
+      id,
+      kind: 'chat',
+      key_id: key.id,
+      group,
+      cost_nano_usd: cost,
+      occurred_at: Date.now(),
+      usage: { prompt_tokens: 3 },
+    });
     await bus.publish(spendSubject('chat'), 'chatcmpl-1', event('chatcmpl-1', 'gamma-flash', 1400));
     await bus.publish(spendSubject('chat'), 'chatcmpl-1', event('chatcmpl-1', 'gamma-flash', 1400));
     await bus.publish(spendSubject('chat'), 'chatcmpl-2', event('chatcmpl-2', 'gamma-flash', 600));
@@ -149,7 +169,9 @@ describe('reservations', () => {
     expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 600, reservationId: 'chatcmpl-a' })).toBe(400);
     // The same id again holds nothing more.
     expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 600, reservationId: 'chatcmpl-a' })).toBe(400);
-    await expect(client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 401, reservationId: 'chatcmpl-b' })).rejects.toMatchObject({ code: 'budget_exceeded' });
+    await expect(
+      client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 401, reservationId: 'chatcmpl-b' }),
+    ).rejects.toMatchObject({ code: 'budget_exceeded' });
     await client.releaseReservation({ keyId: key.id, reservationId: 'chatcmpl-a' });
     await client.releaseReservation({ keyId: key.id, reservationId: 'chatcmpl-a' });
     expect((await client.getUsage(key.id)).reserved_nano_usd).toBe(0);
@@ -158,12 +180,22 @@ describe('reservations', () => {
     await client.releaseReservation({ keyId: '', reservationId: 'chatcmpl-old' });
     expect((await client.getUsage(key.id)).reserved_nano_usd).toBe(0);
     // A spend event for a hold that was released already: recorded as plain spend, once.
-    const event: SpendEvent = { id: 'chatcmpl-a', kind: 'chat', key_id: key.id, group: 'gamma-flash', cost_nano_usd: 250, occurred_at: Date.now(), reservation_id: 'chatcmpl-a' };
+    const event: SpendEvent = {
+      id: 'chatcmpl-a',
+      kind: 'chat',
+      key_id: key.id,
+      group: 'gamma-flash',
+      cost_nano_usd: 250,
+      occurred_at: Date.now(),
+      reservation_id: 'chatcmpl-a',
+    };
     await bus.publish(spendSubject('chat'), event.id, event);
     await until(async () => (await client.getUsage(key.id)).spent_nano_usd === 250);
     const usage = await client.getUsage(key.id);
     expect([usage.spent_nano_usd, usage.reserved_nano_usd]).toEqual([250, 0]);
-    await expect(client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 751, reservationId: 'chatcmpl-c' })).rejects.toMatchObject({ code: 'budget_exceeded' });
+    await expect(
+      client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 751, reservationId: 'chatcmpl-c' }),
+    ).rejects.toMatchObject({ code: 'budget_exceeded' });
     expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 750, reservationId: 'chatcmpl-c' })).toBe(0);
   });
 
@@ -202,7 +234,10 @@ describe('budget leases', () => {
     await reservations.book.settlePart(key._id, `lease_1`, 30, 30);
     expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 440 });
     // The next lease gives back the first one's undrawn 400 in the same step; 40 stay held for a call still running.
-    expect(await reservations.lease(key, 'g', `lease_2`, 30, 100, { leaseId: `lease_1`, unused: 400 })).toEqual({ granted: 100, perCall: false });
+    expect(await reservations.lease(key, 'g', `lease_2`, 30, 100, { leaseId: `lease_1`, unused: 400 })).toEqual({
+      granted: 100,
+      perCall: false,
+    });
     expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
     // That running call fails: its part goes back, and the first lease is gone.
     await reservations.book.release(`lease_1`, 40, key._id);
@@ -229,12 +264,13 @@ describe('budget leases', () => {
     await store.close();
   });
 
-  it('do not pass one call\'s refusal on to calls that waited for its renewal', async () => {
+  it("do not pass one call's refusal on to calls that waited for its renewal", async () => {
     const { client } = await start();
     const { key } = await client.createKey({ name: 'w', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
     const leases = new BudgetLeases(client, accountingBudget(client), { ttlMs: 200 });
     cleanups.push(() => leases.close());
-    const claim = (amount: number, id: string) => leases.claim({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: amount, reservationId: id });
+    const claim = (amount: number, id: string) =>
+      leases.claim({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: amount, reservationId: id });
     const [big, small] = await Promise.allSettled([claim(5000, 'chatcmpl-big'), claim(100, 'chatcmpl-small')]);
     expect(big).toMatchObject({ status: 'rejected', reason: { code: 'budget_exceeded' } });
     expect(small).toMatchObject({ status: 'fulfilled' });
@@ -245,7 +281,9 @@ describe('budget leases', () => {
     let failNext = false;
     const fake = {
       leaseBudget: async (input: { leaseId: string; wantNanoUsd: number; previous?: { leaseId: string; unusedNanoUsd: number } }) => {
-        calls.push(`lease ${input.leaseId.split('_').pop()} previous=${input.previous ? `${input.previous.leaseId.split('_').pop()}:${input.previous.unusedNanoUsd}` : '-'}`);
+        calls.push(
+          `lease ${input.leaseId.split('_').pop()} previous=${input.previous ? `${input.previous.leaseId.split('_').pop()}:${input.previous.unusedNanoUsd}` : '-'}`,
+        );
         if (failNext) throw new GatewayError('service_unavailable');
         return { grantedNanoUsd: 1000, perCall: false };
       },
@@ -287,7 +325,15 @@ describe('budget leases', () => {
     // Half the calls spend 40, the others fail.
     for (const [i, c] of granted.entries()) {
       if (i % 2 === 0) {
-        const event: SpendEvent = { id: `chatcmpl-spend-${i}`, kind: 'chat', key_id: key.id, group: 'gamma-flash', cost_nano_usd: 40, occurred_at: Date.now(), ...c };
+        const event: SpendEvent = {
+          id: `chatcmpl-spend-${i}`,
+          kind: 'chat',
+          key_id: key.id,
+          group: 'gamma-flash',
+          cost_nano_usd: 40,
+          occurred_at: Date.now(),
+          ...c,
+        };
         await bus.publish(spendSubject('chat'), event.id, event);
       } else await leases.unclaim(key.id, c);
     }

@@ -5,9 +5,7 @@ import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessBus, NatsBus, openOutbox, type Bus } from '@gateway/bus';
 import { loadConfig, exampleConfigPath } from '@gateway/config';
-import {
-  AccountingClient, encodeSpendEvent, SPEND_STREAM, SPEND_SUBJECTS, spendSubject, type SpendEvent,
-} from '@gateway/contracts';
+import { AccountingClient, encodeSpendEvent, SPEND_STREAM, SPEND_SUBJECTS, spendSubject, type SpendEvent } from '@gateway/contracts';
 import { createLogger } from '@gateway/logging';
 import { SqliteStore } from '@gateway/store';
 import { metricsRegistry } from '@gateway/telemetry';
@@ -44,10 +42,22 @@ async function start(openBus: (dir: string) => Promise<Bus>) {
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({
     level: 'warn',
-    destination: new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>); done(); } }),
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    }),
   });
   const store = new SqliteStore(join(dir, 'accounting'));
-  const service = await startAccounting({ config: await loadConfig(exampleConfigPath), bus, store, logger, env: {}, listen: '127.0.0.1:0' });
+  const service = await startAccounting({
+    config: await loadConfig(exampleConfigPath),
+    bus,
+    store,
+    logger,
+    env: {},
+    listen: '127.0.0.1:0',
+  });
   cleanups.push(() => service.close());
   const client = new AccountingClient(service.address);
   cleanups.push(() => client.close());
@@ -59,7 +69,14 @@ async function malformedThenGood(openBus: (dir: string) => Promise<Bus>, prefix:
   const { key } = await client.createKey({ name: 'm', models: ['*'], budgetNanoUsd: 10e9, rpm: 0 });
   const subject = spendSubject('chat');
   const before = await rejected(subject);
-  const good = (id: string, cost: number): SpendEvent => ({ id, kind: 'chat', key_id: key.id, group: 'gamma-flash', cost_nano_usd: cost, occurred_at: Date.now() });
+  const good = (id: string, cost: number): SpendEvent => ({
+    id,
+    kind: 'chat',
+    key_id: key.id,
+    group: 'gamma-flash',
+    cost_nano_usd: cost,
+    occurred_at: Date.now(),
+  });
   // Bytes that are no SpendEvent, then a well-encoded event whose fields cannot apply (no key).
   await bus.publish(subject, `${prefix}-bad-1`, new Uint8Array([0xff, 0xff, 0xff, 0xff]));
   await bus.publish(subject, `${prefix}-bad-2`, encodeSpendEvent({ ...good(`${prefix}-bad-2`, 5), key_id: '' }));
@@ -89,8 +106,12 @@ describe('malformed spend events', () => {
       const outboxStore = new SqliteStore(join(dir, 'outbox'));
       cleanups.push(() => outboxStore.close());
       return NatsBus.connect({
-        servers: nats.url, logger: createLogger({ level: 'silent' }), name: 'malformed-test', outbox: await openOutbox(outboxStore, { byDueTime: true }),
-        streamName: SPEND_STREAM, streamSubjects: [SPEND_SUBJECTS],
+        servers: nats.url,
+        logger: createLogger({ level: 'silent' }),
+        name: 'malformed-test',
+        outbox: await openOutbox(outboxStore, { byDueTime: true }),
+        streamName: SPEND_STREAM,
+        streamSubjects: [SPEND_SUBJECTS],
       });
     }, 'nats');
   });

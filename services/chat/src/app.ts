@@ -40,7 +40,9 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   for (const group of chatGroups) {
     group.deployments.forEach((deployment, i) => {
       if (!chatProviders.has(deployment.provider)) {
-        throw new Error(`${group.path}.deployments[${i}].provider: unknown chat provider "${deployment.provider}" (known: ${[...chatProviders.keys()].join(', ')})`);
+        throw new Error(
+          `${group.path}.deployments[${i}].provider: unknown chat provider "${deployment.provider}" (known: ${[...chatProviders.keys()].join(', ')})`,
+        );
       }
     });
   }
@@ -50,17 +52,32 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   const budget = deps.budget ?? perCallBudget(unlimitedBudget);
   const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger, budget);
 
-  const server = new GrpcServer({ logger, service: 'chat', shutdownGraceMs: config.server.shutdownGraceMs, checks: { bus: () => bus.ping() } });
+  const server = new GrpcServer({
+    logger,
+    service: 'chat',
+    shutdownGraceMs: config.server.shutdownGraceMs,
+    checks: { bus: () => bus.ping() },
+  });
   // Credentials are read once at start: a served group stays served for the process's life.
   const served = servedGroups(config, 'chat', env).map(modelGroupMessage);
   // The call's CallInfo collects the upstream time, which goes back to the edge as x-upstream-ms.
   const input = (request: CompletionRequest, call: CallInfo): CompletionInput => {
     if (!request.key_id || !request.group) throw new GatewayError('invalid_request', { message: 'key_id and group are required.' });
     if (request.completion_id && !COMPLETION_ID.test(request.completion_id)) {
-      throw new GatewayError('invalid_request', { param: 'completion_id', message: 'completion ids are chatcmpl- and 8-64 letters or digits.' });
+      throw new GatewayError('invalid_request', {
+        param: 'completion_id',
+        message: 'completion ids are chatcmpl- and 8-64 letters or digits.',
+      });
     }
     return {
-      keyId: request.key_id, model: request.model, groupId: request.group, body: request.body, requestId: call.requestId, scope: call.scope, signal: call.signal, timing: call,
+      keyId: request.key_id,
+      model: request.model,
+      groupId: request.group,
+      body: request.body,
+      requestId: call.requestId,
+      scope: call.scope,
+      signal: call.signal,
+      timing: call,
       ...(request.completion_id ? { completionId: request.completion_id } : {}),
     };
   };
@@ -76,7 +93,9 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, handlers);
   const unobserveBus = observeBus(bus);
   return {
-    server, completions, router,
+    server,
+    completions,
+    router,
     stop: async () => {
       unobserveBus();
       await budget.close();

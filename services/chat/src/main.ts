@@ -4,8 +4,14 @@ import { startChat } from './server.js';
 
 /** Runs chat as its own process, configured from the environment, with /metrics on METRICS_PORT. */
 export function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  return runAlone('chat', env, async (context) => withProcessTelemetry({ name: 'chat', env, logger: context.logger, metricsServer: true }, () => {
-    const accounting = new AccountingClient(serviceAddress('accounting', env));
-    return startChat({ ...context, budget: new BudgetLeases(accounting, accountingBudget(accounting)), listen: grpcListenAddress('chat', env) });
-  }));
+  return runAlone('chat', env, async (context) =>
+    withProcessTelemetry({ name: 'chat', env, logger: context.logger, metricsServer: true }, () => {
+      const accounting = new AccountingClient(serviceAddress('accounting', env));
+      return startChat({
+        ...context,
+        budget: new BudgetLeases(accounting, accountingBudget(accounting)),
+        listen: grpcListenAddress('chat', env),
+      });
+    }),
+  );
 }

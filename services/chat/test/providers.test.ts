@@ -5,7 +5,8 @@ import { chatCost, readUsage } from '../src/domain/metering.js';
 import { buildUpstreamBody, chatProviders } from '../src/providers/index.js';
 import { thinkingFor } from '../src/providers/deepseek/index.js';
 
-const config = parseConfig(`
+const config = parseConfig(
+  `
 groups:
   - id: r
     mode: chat
@@ -14,31 +15,56 @@ groups:
     reasoning: { default_effort: max }
     price: { input_per_mtok: 0.14, output_per_mtok: 0.28 }
     deployments: [{ provider: deepseek, model: ds-model, api_base: "http://x", api_key_env: K }]
-`, 'providers-test');
+`,
+  'providers-test',
+);
 const group = config.groups[0] as ChatGroupConfig;
 const context = { group, deployment: group.deployments[0]! };
 
 describe('provider parameter maps', () => {
   it('keep what the upstream understands, rename what it names differently, drop the rest', () => {
-    const request = validateChatRequest({
-      model: 'alias', messages: [{ role: 'user', content: 'hi' }], temperature: 1, max_completion_tokens: 9, user: 'u', foo: 1, seed: 2,
-    }, group);
+    const request = validateChatRequest(
+      {
+        model: 'alias',
+        messages: [{ role: 'user', content: 'hi' }],
+        temperature: 1,
+        max_completion_tokens: 9,
+        user: 'u',
+        foo: 1,
+        seed: 2,
+      },
+      group,
+    );
     const body = buildUpstreamBody(chatProviders.get('deepseek')!, request, context);
     expect(body).toEqual({
-      model: 'ds-model', messages: [{ role: 'user', content: 'hi' }], temperature: 1, max_tokens: 9,
-      thinking: { type: 'enabled' }, reasoning_effort: 'max',
+      model: 'ds-model',
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 1,
+      max_tokens: 9,
+      thinking: { type: 'enabled' },
+      reasoning_effort: 'max',
     });
     const openaiBody = buildUpstreamBody(chatProviders.get('openai')!, request, context);
-    expect(openaiBody).toEqual({ model: 'ds-model', messages: [{ role: 'user', content: 'hi' }], temperature: 1, max_completion_tokens: 9, user: 'u', seed: 2 });
+    expect(openaiBody).toEqual({
+      model: 'ds-model',
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 1,
+      max_completion_tokens: 9,
+      user: 'u',
+      seed: 2,
+    });
   });
 
   it('always ask for usage on streams', () => {
     const request = validateChatRequest({ messages: [{ role: 'user', content: 'hi' }], stream: true }, group);
-    expect(buildUpstreamBody(chatProviders.get('openai')!, request, context)).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(buildUpstreamBody(chatProviders.get('openai')!, request, context)).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     expect(request.includeUsage).toBe(false);
   });
 
-  it('map the gateway\'s reasoning effort to DeepSeek\'s', () => {
+  it("map the gateway's reasoning effort to DeepSeek's", () => {
     expect(thinkingFor('none')).toEqual({ thinking: { type: 'disabled' } });
     expect(thinkingFor('low')).toEqual({ thinking: { type: 'enabled' }, reasoning_effort: 'high' });
     expect(thinkingFor('high')).toEqual({ thinking: { type: 'enabled' }, reasoning_effort: 'high' });

@@ -2,7 +2,8 @@ import { parseConfig, type ChatGroupConfig } from '@gateway/config';
 import { describe, expect, it } from 'vitest';
 import { Router } from '@gateway/upstream';
 
-const config = parseConfig(`
+const config = parseConfig(
+  `
 groups:
   - id: main
     mode: chat
@@ -21,18 +22,37 @@ groups:
     price: { input_per_mtok: 1, output_per_mtok: 1 }
     deployments: [{ provider: openai, model: z, api_base: "http://z", api_key_env: A }]
 router: { retries: 1, allowed_fails: 2, cooldown_seconds: 30 }
-`, 'router-test');
+`,
+  'router-test',
+);
 const groups = new Map(config.groups.map((g) => [g.id, g as ChatGroupConfig]));
 const main = groups.get('main') as ChatGroupConfig;
 const env = { A: 'x', B: 'y' };
 
 describe('Router', () => {
   it('tries served deployments only, weighted, then retries on another, then the fallback group', () => {
-    const router = new Router(config.router, groups, env, () => 0, () => 0.1);
-    expect([...router.attempts(main)].map((a) => `${a.group.id}/${a.deployment.model}`)).toEqual(['main/a', 'main/b', 'backup/z', 'backup/z']);
+    const router = new Router(
+      config.router,
+      groups,
+      env,
+      () => 0,
+      () => 0.1,
+    );
+    expect([...router.attempts(main)].map((a) => `${a.group.id}/${a.deployment.model}`)).toEqual([
+      'main/a',
+      'main/b',
+      'backup/z',
+      'backup/z',
+    ]);
     const counts = { a: 0, b: 0 };
     let seed = 0;
-    const spread = new Router(config.router, groups, env, () => 0, () => ((seed = (seed * 9301 + 49297) % 233280) / 233280));
+    const spread = new Router(
+      config.router,
+      groups,
+      env,
+      () => 0,
+      () => (seed = (seed * 9301 + 49297) % 233280) / 233280,
+    );
     for (let i = 0; i < 4000; i += 1) counts[spread.attempts(main).next().value?.deployment.model as 'a' | 'b'] += 1;
     expect(counts.a / 4000).toBeGreaterThan(0.7);
     expect(counts.a / 4000).toBeLessThan(0.8);
@@ -40,7 +60,13 @@ describe('Router', () => {
 
   it('cools a deployment down after consecutive failures, and a success resets the count', () => {
     let now = 1000;
-    const router = new Router(config.router, groups, env, () => now, () => 0.1);
+    const router = new Router(
+      config.router,
+      groups,
+      env,
+      () => now,
+      () => 0.1,
+    );
     const a = main.deployments[0]!;
     router.failed(a);
     router.succeeded(a);
@@ -54,7 +80,13 @@ describe('Router', () => {
   });
 
   it('answers no_healthy_upstream when nothing can serve', () => {
-    const router = new Router(config.router, groups, { B: 'y' }, () => 0, () => 0.1);
+    const router = new Router(
+      config.router,
+      groups,
+      { B: 'y' },
+      () => 0,
+      () => 0.1,
+    );
     const b = main.deployments[1]!;
     router.failed(b);
     router.failed(b);

@@ -11,7 +11,7 @@ async function collect(parts: string[]): Promise<string[]> {
 }
 
 describe('sseData', () => {
-  it('yields each event\'s data across arbitrary chunk boundaries, CRLF and comments', async () => {
+  it("yields each event's data across arbitrary chunk boundaries, CRLF and comments", async () => {
     const text = ': keep-alive\n\ndata: {"a":1}\n\ndata:{"b":2}\r\n\r\nevent: x\ndata: line1\ndata: line2\n\ndata: [DONE]\n\n';
     for (const size of [1, 2, 3, 7, 1000]) {
       const parts: string[] = [];

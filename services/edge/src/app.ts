@@ -109,7 +109,8 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
     await v1.register(usageRoutes, { downstream, catalog });
     const attemptsMs = config.router.timeoutMs * (config.router.retries + 1);
     await v1.register(chatRoutes, {
-      downstream, catalog,
+      downstream,
+      catalog,
       // Every attempt of the group and one fallback fit in the deadline.
       unaryDeadlineMs: 2 * attemptsMs + 5000,
       streamDeadlineMs: 2 * attemptsMs + 60 * 60 * 1000,

@@ -37,7 +37,10 @@ export class KeyAuthenticator {
   readonly #hashById = new Map<string, string>();
   readonly #inFlight = new Map<string, Promise<AuthenticatedKey>>();
 
-  constructor(private readonly accounting: AccountingClient, private readonly ttlMs: number) {}
+  constructor(
+    private readonly accounting: AccountingClient,
+    private readonly ttlMs: number,
+  ) {}
 
   async authenticate(authorization: string | undefined, context: RequestContext = {}): Promise<AuthenticatedKey> {
     const hash = hashSecret(bearerSecret(authorization));

@@ -12,7 +12,11 @@ export class ModelCatalog {
   #cached: { groups: ModelGroup__Output[]; byName: Map<string, ModelGroup__Output>; expiresAt: number } | undefined;
   #pending: Promise<ModelGroup__Output[]> | undefined;
 
-  constructor(private readonly downstream: Downstream, private readonly ttlMs: number, private readonly logger: FastifyBaseLogger) {}
+  constructor(
+    private readonly downstream: Downstream,
+    private readonly ttlMs: number,
+    private readonly logger: FastifyBaseLogger,
+  ) {}
 
   async groups(origin: RequestContext = {}): Promise<ModelGroup__Output[]> {
     if (this.#cached && this.#cached.expiresAt > Date.now()) return this.#cached.groups;
@@ -36,17 +40,17 @@ export class ModelCatalog {
 
   async #load(origin: RequestContext): Promise<ModelGroup__Output[]> {
     const context = { ...origin, deadlineMs: 2000 };
-    const results = await Promise.allSettled([
-      this.downstream.chat.listModels(context),
-      this.downstream.video.listModels(context),
-    ]);
+    const results = await Promise.allSettled([this.downstream.chat.listModels(context), this.downstream.video.listModels(context)]);
     const groups: ModelGroup__Output[] = [];
     let complete = true;
     for (const [i, result] of results.entries()) {
       if (result.status === 'fulfilled') groups.push(...result.value);
       else {
         complete = false;
-        this.logger.warn({ err: result.reason, service: i === 0 ? 'chat' : 'video', ...fieldsOf(origin.scope), requestId: origin.requestId }, 'could not list served groups');
+        this.logger.warn(
+          { err: result.reason, service: i === 0 ? 'chat' : 'video', ...fieldsOf(origin.scope), requestId: origin.requestId },
+          'could not list served groups',
+        );
       }
     }
     if (complete) {

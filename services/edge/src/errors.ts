@@ -44,16 +44,22 @@ export function sendError(reply: FastifyReply, error: GatewayError): FastifyRepl
  * The error and not-found handlers. Wrapped by fastify-plugin so they apply to the scope that
  * registers it (the edge's), not only to this plugin's own.
  */
-export const errorHandling = fp(async (app) => {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const gatewayError = error instanceof GatewayError ? error : fromFastify(error);
-    if (gatewayError.spec.http >= 500) {
-      request.log.error({ err: error, code: gatewayError.code, requestId: request.id, traceId: request.telemetry?.traceId }, 'request failed');
-    }
-    return sendError(reply, gatewayError);
-  });
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
-    const path = request.url.split('?')[0] ?? '';
-    return sendError(reply, new GatewayError('not_found', { message: `Unknown route: ${request.method} ${path}` }));
-  });
-}, { name: 'edge-error-handling', fastify: '5.x' });
+export const errorHandling = fp(
+  async (app) => {
+    app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const gatewayError = error instanceof GatewayError ? error : fromFastify(error);
+      if (gatewayError.spec.http >= 500) {
+        request.log.error(
+          { err: error, code: gatewayError.code, requestId: request.id, traceId: request.telemetry?.traceId },
+          'request failed',
+        );
+      }
+      return sendError(reply, gatewayError);
+    });
+    app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+      const path = request.url.split('?')[0] ?? '';
+      return sendError(reply, new GatewayError('not_found', { message: `Unknown route: ${request.method} ${path}` }));
+    });
+  },
+  { name: 'edge-error-handling', fastify: '5.x' },
+);

@@ -6,11 +6,18 @@ import { startEdge } from './server.js';
  * metrics are on its own port (GET /metrics), so it starts no separate metrics server.
  */
 export function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  return runAlone('edge', env, async ({ config, bus, logger }) => withProcessTelemetry({ name: 'edge', env, logger, metricsServer: false }, () => startEdge({
-    config, bus, logger, env,
-    adminToken: env.ADMIN_TOKEN || undefined,
-    host: env.HOST ?? '0.0.0.0',
-    port: Number(env.PORT ?? DEFAULT_PORTS.edge),
-    services: { accounting: serviceAddress('accounting', env), chat: serviceAddress('chat', env), video: serviceAddress('video', env) },
-  })));
+  return runAlone('edge', env, async ({ config, bus, logger }) =>
+    withProcessTelemetry({ name: 'edge', env, logger, metricsServer: false }, () =>
+      startEdge({
+        config,
+        bus,
+        logger,
+        env,
+        adminToken: env.ADMIN_TOKEN || undefined,
+        host: env.HOST ?? '0.0.0.0',
+        port: Number(env.PORT ?? DEFAULT_PORTS.edge),
+        services: { accounting: serviceAddress('accounting', env), chat: serviceAddress('chat', env), video: serviceAddress('video', env) },
+      }),
+    ),
+  );
 }

@@ -1,7 +1,18 @@
 import { runInScope } from '@gateway/logging';
 import {
-  contextFromHeaders, endServerScope, httpRequestSeries, observeBus, overheadSeries, renderMetrics, startServerScope, startTracing,
-  tracingEnabled, type BusStatsSource, type ServerSpanOptions, type TracedScope, type TracingEnv,
+  contextFromHeaders,
+  endServerScope,
+  httpRequestSeries,
+  observeBus,
+  overheadSeries,
+  renderMetrics,
+  startServerScope,
+  startTracing,
+  tracingEnabled,
+  type BusStatsSource,
+  type ServerSpanOptions,
+  type TracedScope,
+  type TracingEnv,
 } from '@gateway/telemetry';
 import type { CallContext } from '@gateway/grpc';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -81,36 +92,39 @@ export function callContext(request: FastifyRequest): CallContext {
  * the public network), and trace export when the environment asks for it. Wrapped by
  * fastify-plugin: its hooks and request decorations must reach every route of the edge.
  */
-export const edgeTelemetry = fp<EdgeTelemetryOptions>(async (app, { bus, env }) => {
-  // In the all-in-one start this is the process's one start of trace export (the services
-  // share it); a service run alone has already started it in its main().
-  const tracing = await startTracing({ env, serviceName: 'gateway', logger: app.log });
-  const unobserveBus = observeBus(bus);
-  app.addHook('onClose', async () => {
-    unobserveBus();
-    await tracing.shutdown();
-  });
+export const edgeTelemetry = fp<EdgeTelemetryOptions>(
+  async (app, { bus, env }) => {
+    // In the all-in-one start this is the process's one start of trace export (the services
+    // share it); a service run alone has already started it in its main().
+    const tracing = await startTracing({ env, serviceName: 'gateway', logger: app.log });
+    const unobserveBus = observeBus(bus);
+    app.addHook('onClose', async () => {
+      unobserveBus();
+      await tracing.shutdown();
+    });
 
-  app.decorateRequest('metricsGroup', '');
-  app.decorateRequest('upstreamMs', -1);
-  app.decorateRequest('telemetry', null);
-  app.addHook('onRequest', (request, _reply, done) => {
-    const scope = startServerScope(contextFromHeaders(request.headers), request.id, tracingEnabled() ? spanOptions(request) : NO_SPAN);
-    request.telemetry = scope;
-    runInScope(scope, done);
-  });
-  // A body arrives in socket events, outside the scope; the handler runs inside it again.
-  app.addHook('preHandler', (request, _reply, done) => {
-    if (request.telemetry) runInScope(request.telemetry, done);
-    else done();
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    recordResponse(request, reply);
-    done();
-  });
+    app.decorateRequest('metricsGroup', '');
+    app.decorateRequest('upstreamMs', -1);
+    app.decorateRequest('telemetry', null);
+    app.addHook('onRequest', (request, _reply, done) => {
+      const scope = startServerScope(contextFromHeaders(request.headers), request.id, tracingEnabled() ? spanOptions(request) : NO_SPAN);
+      request.telemetry = scope;
+      runInScope(scope, done);
+    });
+    // A body arrives in socket events, outside the scope; the handler runs inside it again.
+    app.addHook('preHandler', (request, _reply, done) => {
+      if (request.telemetry) runInScope(request.telemetry, done);
+      else done();
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      recordResponse(request, reply);
+      done();
+    });
 
-  app.get('/metrics', async (_request, reply) => {
-    const { contentType, body } = await renderMetrics();
-    return reply.type(contentType).send(body);
-  });
-}, { name: 'edge-telemetry', fastify: '5.x' });
+    app.get('/metrics', async (_request, reply) => {
+      const { contentType, body } = await renderMetrics();
+      return reply.type(contentType).send(body);
+    });
+  },
+  { name: 'edge-telemetry', fastify: '5.x' },
+);

@@ -21,7 +21,10 @@ const peek = (text: string) => peekChatFields(Buffer.from(text));
 describe('peekChatFields', () => {
   it('reads model and stream at the top level, skipping everything else', () => {
     expect(peek('{"model":"gamma-flash","messages":[{"role":"user","content":"Hi"}]}')).toEqual({ model: 'gamma-flash', stream: false });
-    expect(peek(' {\n "messages" : [ {"role":"user","content":"x"} ] , "stream" : true , "model" : "flash" }\n')).toEqual({ model: 'flash', stream: true });
+    expect(peek(' {\n "messages" : [ {"role":"user","content":"x"} ] , "stream" : true , "model" : "flash" }\n')).toEqual({
+      model: 'flash',
+      stream: true,
+    });
     expect(peek('{"model":"m","stream":false}')).toEqual({ model: 'm', stream: false });
     expect(peek('{"model":"m","stream":"true"}')).toEqual({ model: 'm', stream: false });
     expect(peek('{"model":"m","stream":1}')).toEqual({ model: 'm', stream: false });
@@ -44,9 +47,21 @@ describe('peekChatFields', () => {
     for (const text of [
       '{"model":"gamma\\u002dflash"}', // an escape in model
       '{"mod\\u0065l":"m"}', // an escape in a key
-      '{"model":42}', '{"model":""}', '{}', '[]', '"model"', '', 'not json', '{"model":"m"', '{"model":"m"} x', '{"model" "m"}',
-      '{"model":"m",}', '{"messages":[1,2}', '{"messages":"unterminated}',
-    ]) expect(peek(text), text).toBeUndefined();
+      '{"model":42}',
+      '{"model":""}',
+      '{}',
+      '[]',
+      '"model"',
+      '',
+      'not json',
+      '{"model":"m"',
+      '{"model":"m"} x',
+      '{"model" "m"}',
+      '{"model":"m",}',
+      '{"messages":[1,2}',
+      '{"messages":"unterminated}',
+    ])
+      expect(peek(text), text).toBeUndefined();
   });
 
   it('agrees with JSON.parse on random bodies', () => {
@@ -63,7 +78,9 @@ describe('peekChatFields', () => {
       if (r < 0.5) return Math.floor(random() * 1e6) / 100;
       if (r < 0.55) return null;
       if (r < 0.8) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [words[Math.floor(random() * words.length)]!, value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, () => [words[Math.floor(random() * words.length)]!, value(depth + 1)]),
+      );
     };
     let answered = 0;
     for (let n = 0; n < 2000; n += 1) {

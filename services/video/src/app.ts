@@ -44,7 +44,14 @@ export function jobMessage(task: TaskRecord): VideoJob {
 }
 
 interface CreateRequest {
-  key_id: string; model: string; group: string; prompt: string; seconds: string; resolution: string; ratio: string; input_reference: string;
+  key_id: string;
+  model: string;
+  group: string;
+  prompt: string;
+  seconds: string;
+  resolution: string;
+  ratio: string;
+  input_reference: string;
 }
 
 /** Wires the video service: validation, providers, task records, the poller and billing behind gRPC. */
@@ -54,7 +61,9 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
   for (const group of videoGroups) {
     group.deployments.forEach((deployment, i) => {
       if (!videoProviders.has(deployment.provider)) {
-        throw new Error(`${group.path}.deployments[${i}].provider: unknown video provider "${deployment.provider}" (known: ${[...videoProviders.keys()].join(', ')})`);
+        throw new Error(
+          `${group.path}.deployments[${i}].provider: unknown video provider "${deployment.provider}" (known: ${[...videoProviders.keys()].join(', ')})`,
+        );
       }
     });
   }
@@ -62,19 +71,41 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
   const http = new ProviderHttp(env, config.video.timeoutMs);
   const groupsById = new Map(videoGroups.map((g) => [g.id, g]));
   const jobs = new VideoJobs({
-    groups: groupsById, providers: videoProviders, http, tasks, bus, logger, config: config.video, env,
+    groups: groupsById,
+    providers: videoProviders,
+    http,
+    tasks,
+    bus,
+    logger,
+    config: config.video,
+    env,
     budget: deps.budget ?? unlimitedBudget,
     router: new Router(config.router, groupsById, env),
   });
 
-  const server = new GrpcServer({ logger, service: 'video', shutdownGraceMs: config.server.shutdownGraceMs, checks: { store: () => store.ping(), bus: () => bus.ping() } });
+  const server = new GrpcServer({
+    logger,
+    service: 'video',
+    shutdownGraceMs: config.server.shutdownGraceMs,
+    checks: { store: () => store.ping(), bus: () => bus.ping() },
+  });
   const served = servedGroups(config, 'video', env).map(modelGroupMessage);
   const handlers: VideoServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
     CreateVideo: server.unary('CreateVideo', async (request: CreateRequest, call) => {
-      const task = await jobs.create(request.key_id, request.model, request.group, {
-        prompt: request.prompt, seconds: request.seconds, resolution: request.resolution, ratio: request.ratio, inputReference: request.input_reference,
-      }, { requestId: call.requestId, scope: call.scope });
+      const task = await jobs.create(
+        request.key_id,
+        request.model,
+        request.group,
+        {
+          prompt: request.prompt,
+          seconds: request.seconds,
+          resolution: request.resolution,
+          ratio: request.ratio,
+          inputReference: request.input_reference,
+        },
+        { requestId: call.requestId, scope: call.scope },
+      );
       return { job: jobMessage(task) };
     }),
     GetVideo: server.unary('GetVideo', async (request: { key_id: string; video_id: string }) => ({

@@ -19,7 +19,10 @@ export class ProviderHttp {
   readonly #pools = new Map<string, Pool>();
 
   /** `timeoutMs` (video.timeout_ms) applies where the deployment sets no `timeout_ms` of its own. */
-  constructor(private readonly env: Env, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly env: Env,
+    private readonly timeoutMs: number,
+  ) {}
 
   async call(deployment: DeploymentConfig, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
     const base = new URL(deployment.apiBase);

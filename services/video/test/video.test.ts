@@ -27,7 +27,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const config = (url: string) => parseConfig(`
+const config = (url: string) =>
+  parseConfig(
+    `
 groups:
   - id: beta-dance
     mode: video
@@ -35,7 +37,9 @@ groups:
     price: { per_mtok_by_resolution: { 480p: 10.70, 720p: 10.70, 1080p: 11.70 } }
     deployments: [{ provider: ark, model: seedance, api_base: "${url}/api/v3", api_key_env: ARK }]
 video: { poll_interval_ms: 10 }
-`, 'video-unit');
+`,
+    'video-unit',
+  );
 
 describe('validation and prices', () => {
   const group = config('http://x').groups[0] as VideoGroupConfig;
@@ -46,10 +50,13 @@ describe('validation and prices', () => {
     expect(validateCreate(base, group, ark)).toEqual({ prompt: 'p', seconds: 5, resolution: '720p', ratio: '16:9', imageUrl: undefined });
     expect(validateCreate({ ...base, seconds: '8.0' }, group, ark).seconds).toBe(8);
     expect(() => validateCreate({ ...base, resolution: '720P' }, group, ark)).toThrow(expect.objectContaining({ param: 'resolution' }));
-    expect(validateCreate({ ...base, ratio: '4:3', inputReference: 'https://x/y.png' }, group, ark)).toMatchObject({ ratio: undefined, imageUrl: 'https://x/y.png' });
+    expect(validateCreate({ ...base, ratio: '4:3', inputReference: 'https://x/y.png' }, group, ark)).toMatchObject({
+      ratio: undefined,
+      imageUrl: 'https://x/y.png',
+    });
   });
 
-  it('prices the specification\'s examples', () => {
+  it("prices the specification's examples", () => {
     // 5 s at 16:9: 480p about 0.514 USD, 720p about 1.156, 1080p about 2.843 (formula, for reservations).
     expect(estimatedCost(group, '480p', 5, [854, 480])! / 1e9).toBeCloseTo(0.514, 2);
     expect(estimatedCost(group, '720p', 5, [1280, 720])! / 1e9).toBeCloseTo(1.166, 2);
@@ -81,7 +88,13 @@ describe('several video replicas', () => {
     const first = replicas[0]!;
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) {
-      const task = await first.jobs.create('key_1', 'beta-dance', 'beta-dance', { prompt: `p${i}`, seconds: '4', resolution: '480p', ratio: '', inputReference: '' });
+      const task = await first.jobs.create('key_1', 'beta-dance', 'beta-dance', {
+        prompt: `p${i}`,
+        seconds: '4',
+        resolution: '480p',
+        ratio: '',
+        inputReference: '',
+      });
       ids.push(task._id);
     }
     for (let round = 0; round < 10; round += 1) {
@@ -105,10 +118,32 @@ describe('several video replicas', () => {
     const tasks = await TaskRepository.open(store, 3600);
     const now = new Date();
     const legacy = {
-      _id: 'video_legacy', key_id: 'k', model: 'beta-dance', group: 'beta-dance', provider: 'ark', deployment: 0, provider_task_id: 'cgt-1',
-      status: 'succeeded', progress: 100, seconds: 4, resolution: '480p', ratio: '16:9', size: '854x480', error_message: null, total_tokens: 1,
-      video_url: null, video_url_at: null, video_url_downloads: 0, created_at: now, updated_at: now, completed_at: now,
-      billing: 'billed', cost_nano_usd: 1, next_poll_at: now, poll_failures: 0, lease_until: null,
+      _id: 'video_legacy',
+      key_id: 'k',
+      model: 'beta-dance',
+      group: 'beta-dance',
+      provider: 'ark',
+      deployment: 0,
+      provider_task_id: 'cgt-1',
+      status: 'succeeded',
+      progress: 100,
+      seconds: 4,
+      resolution: '480p',
+      ratio: '16:9',
+      size: '854x480',
+      error_message: null,
+      total_tokens: 1,
+      video_url: null,
+      video_url_at: null,
+      video_url_downloads: 0,
+      created_at: now,
+      updated_at: now,
+      completed_at: now,
+      billing: 'billed',
+      cost_nano_usd: 1,
+      next_poll_at: now,
+      poll_failures: 0,
+      lease_until: null,
     } as unknown as TaskRecord;
     await tasks.insert(legacy);
     expect(jobMessage((await tasks.findOwned('video_legacy', 'k'))!).status).toBe('VIDEO_STATUS_COMPLETED');

@@ -22,15 +22,25 @@ export class DeadLetters {
   private constructor(private readonly letters: Collection<DeadLetter>) {}
 
   static async open(store: DocumentStore): Promise<DeadLetters> {
-    return new DeadLetters(await store.collection<DeadLetter>(DEAD_LETTERS_COLLECTION, [{ field: 'at', expireAfterSeconds: KEEP_SECONDS }]));
+    return new DeadLetters(
+      await store.collection<DeadLetter>(DEAD_LETTERS_COLLECTION, [{ field: 'at', expireAfterSeconds: KEEP_SECONDS }]),
+    );
   }
 
   /** Its own _id, since a malformed event's id may repeat or clash with a real one. */
   async keep(event: BusEvent<unknown>, reason: string): Promise<void> {
-    const data = event.data instanceof Uint8Array
-      ? { data_base64: Buffer.from(event.data.buffer, event.data.byteOffset, event.data.byteLength).toString('base64') }
-      : { data_json: event.data ?? null };
-    await this.letters.insertOne({ _id: `dl_${randomBytes(12).toString('base64url')}`, event_id: event.id, subject: event.subject, ...data, reason, at: new Date() });
+    const data =
+      event.data instanceof Uint8Array
+        ? { data_base64: Buffer.from(event.data.buffer, event.data.byteOffset, event.data.byteLength).toString('base64') }
+        : { data_json: event.data ?? null };
+    await this.letters.insertOne({
+      _id: `dl_${randomBytes(12).toString('base64url')}`,
+      event_id: event.id,
+      subject: event.subject,
+      ...data,
+      reason,
+      at: new Date(),
+    });
   }
 
   async list(): Promise<DeadLetter[]> {

@@ -44,13 +44,13 @@ const MAX_PAGE_SIZE = 1000;
 const DEFAULT_PAGE_SIZE = 100;
 
 export class KeyRepository {
-  private constructor(private readonly keys: Collection<KeyRecord>, private readonly groups: GroupIndex) {}
+  private constructor(
+    private readonly keys: Collection<KeyRecord>,
+    private readonly groups: GroupIndex,
+  ) {}
 
   static async open(store: DocumentStore, config: GatewayConfig): Promise<KeyRepository> {
-    const keys = await store.collection<KeyRecord>(KEYS_COLLECTION, [
-      { field: 'hash', unique: true },
-      { field: 'created_at' },
-    ]);
+    const keys = await store.collection<KeyRecord>(KEYS_COLLECTION, [{ field: 'hash', unique: true }, { field: 'created_at' }]);
     return new KeyRepository(keys, new GroupIndex(config.groups));
   }
 
@@ -136,7 +136,10 @@ export class KeyRepository {
   async settle(id: string, holdId: string, amount: number, cost: number): Promise<boolean> {
     const done = await this.keys.updateOne(
       { _id: id, [`holds.${holdId}`]: { $exists: true } },
-      { $inc: { spent_nano_usd: cost, reserved_nano_usd: -amount, available_nano_usd: amount - cost }, $unset: { [`holds.${holdId}`]: true } },
+      {
+        $inc: { spent_nano_usd: cost, reserved_nano_usd: -amount, available_nano_usd: amount - cost },
+        $unset: { [`holds.${holdId}`]: true },
+      },
     );
     return done;
   }
@@ -184,9 +187,12 @@ export class KeyRepository {
   async backfillAvailable(): Promise<number> {
     const old = await this.keys.find({ available_nano_usd: { $exists: false } });
     for (const key of old) {
-      await this.keys.updateOne({ _id: key._id, available_nano_usd: { $exists: false } }, {
-        $set: { available_nano_usd: key.budget_nano_usd - (key.spent_nano_usd ?? 0) - (key.reserved_nano_usd ?? 0) },
-      });
+      await this.keys.updateOne(
+        { _id: key._id, available_nano_usd: { $exists: false } },
+        {
+          $set: { available_nano_usd: key.budget_nano_usd - (key.spent_nano_usd ?? 0) - (key.reserved_nano_usd ?? 0) },
+        },
+      );
     }
     return old.length;
   }

@@ -58,12 +58,14 @@ export class Ledger {
       // Seen before. If that delivery stopped after the ledger write but before the key's
       // hold was settled (a crash), the hold is still there: settle it now, exactly once. (A
       // lease's part cannot be told apart this way; the lease's sweep gives it back.)
-      if (event.reservation_id && !event.lease_id) await this.reservations.book.settleIfHeld(event.key_id, event.reservation_id, event.cost_nano_usd);
+      if (event.reservation_id && !event.lease_id)
+        await this.reservations.book.settleIfHeld(event.key_id, event.reservation_id, event.cost_nano_usd);
       return false;
     }
     // The held worst case (if this call reserved one and it is still held) becomes the real cost;
     // a call drawn from a lease takes the part it drew off the lease.
-    if (event.lease_id) await this.reservations.book.settlePart(event.key_id, event.lease_id, event.lease_nano_usd ?? 0, event.cost_nano_usd);
+    if (event.lease_id)
+      await this.reservations.book.settlePart(event.key_id, event.lease_id, event.lease_nano_usd ?? 0, event.cost_nano_usd);
     else await this.reservations.book.settle(event.key_id, event.reservation_id, event.cost_nano_usd);
     // Calls drawn from a lease come from keys without rate limits: their tokens count nowhere.
     if (!event.lease_id) {

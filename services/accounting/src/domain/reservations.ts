@@ -41,7 +41,11 @@ export class Reservations {
   /** Adds to the key's current minute: one request, or tokens used. */
   async #add(keyId: string, count: number, tokens: number, now: number): Promise<{ count: number; tokens: number }> {
     const id = `${keyId}|${Math.floor(now / WINDOW_MS)}`;
-    const doc = await this.windows.findOneAndUpdate({ _id: id }, { $inc: { count, tokens }, $set: { created_at: new Date(now) } }, { upsert: true });
+    const doc = await this.windows.findOneAndUpdate(
+      { _id: id },
+      { $inc: { count, tokens }, $set: { created_at: new Date(now) } },
+      { upsert: true },
+    );
     return { count: doc?.count ?? count, tokens: doc?.tokens ?? tokens };
   }
 
@@ -56,10 +60,16 @@ export class Reservations {
     const { count, tokens } = await this.#add(key._id, 1, 0, now);
     const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
     if (key.rpm && count > key.rpm) {
-      throw new GatewayError('rate_limit_exceeded', { message: `Rate limit reached: ${key.rpm} requests per minute for this API key.`, retryAfterSeconds });
+      throw new GatewayError('rate_limit_exceeded', {
+        message: `Rate limit reached: ${key.rpm} requests per minute for this API key.`,
+        retryAfterSeconds,
+      });
     }
     if (key.tpm && tokens >= key.tpm) {
-      throw new GatewayError('rate_limit_exceeded', { message: `Rate limit reached: ${key.tpm} tokens per minute for this API key.`, retryAfterSeconds });
+      throw new GatewayError('rate_limit_exceeded', {
+        message: `Rate limit reached: ${key.tpm} tokens per minute for this API key.`,
+        retryAfterSeconds,
+      });
     }
   }
 
@@ -70,8 +80,10 @@ export class Reservations {
 
   /** Holds `amount` of the key's budget under `id`; 422 budget_exceeded when it does not fit. Asking again for a held id is a no-op. */
   async reserve(key: KeyRecord, group: string, amount: number, id: string): Promise<number> {
-    if (!HOLD_ID.test(id)) throw new GatewayError('invalid_request', { param: 'reservation_id', message: 'reservation ids are 1-128 letters, digits, - and _' });
-    if (!Number.isSafeInteger(amount) || amount < 0) throw new GatewayError('invalid_request', { param: 'amount_nano_usd', message: 'amount must be a whole number >= 0' });
+    if (!HOLD_ID.test(id))
+      throw new GatewayError('invalid_request', { param: 'reservation_id', message: 'reservation ids are 1-128 letters, digits, - and _' });
+    if (!Number.isSafeInteger(amount) || amount < 0)
+      throw new GatewayError('invalid_request', { param: 'amount_nano_usd', message: 'amount must be a whole number >= 0' });
     const available = await this.book.hold(key, id, amount, group);
     if (available !== undefined) return available;
     throw new GatewayError('budget_exceeded', {
@@ -86,14 +98,23 @@ export class Reservations {
    * `perCall`: each of their calls must be counted here.
    */
   async lease(
-    key: KeyRecord, group: string, leaseId: string, min: number, want: number, previous?: { leaseId: string; unused: number },
+    key: KeyRecord,
+    group: string,
+    leaseId: string,
+    min: number,
+    want: number,
+    previous?: { leaseId: string; unused: number },
   ): Promise<{ granted: number; perCall: boolean }> {
     if (key.rpm || key.tpm) return { granted: 0, perCall: true };
     if (!HOLD_ID.test(leaseId) || !leaseId.startsWith(LEASE_PREFIX)) {
-      throw new GatewayError('invalid_request', { param: 'lease_id', message: `lease ids are ${LEASE_PREFIX} then letters, digits, - and _` });
+      throw new GatewayError('invalid_request', {
+        param: 'lease_id',
+        message: `lease ids are ${LEASE_PREFIX} then letters, digits, - and _`,
+      });
     }
     for (const amount of [min, want]) {
-      if (!Number.isSafeInteger(amount) || amount < 0) throw new GatewayError('invalid_request', { param: 'amount_nano_usd', message: 'amounts must be whole numbers >= 0' });
+      if (!Number.isSafeInteger(amount) || amount < 0)
+        throw new GatewayError('invalid_request', { param: 'amount_nano_usd', message: 'amounts must be whole numbers >= 0' });
     }
     if (previous) await this.book.release(previous.leaseId, previous.unused, key._id);
     // Another caller may take what was seen between the read and the conditional hold: look again.
@@ -118,5 +139,4 @@ export class Reservations {
     const leaseMaxAge = Math.min(maxAgeMs, LEASE_MAX_AGE_MS);
     return this.book.sweep((id) => (id.startsWith(LEASE_PREFIX) ? leaseMaxAge : maxAgeMs), now);
   }
-
 }

@@ -56,7 +56,10 @@ export class ChatCompletions {
   /** Holds the call's worst case: the prompt estimated high, plus every completion token it may produce. */
   #reserve(input: CompletionInput, group: ChatGroupConfig, request: ChatRequest, completionId: string): Promise<BudgetClaim> {
     const amount = worstCaseCost(group, request);
-    return this.budget.claim({ keyId: input.keyId, group: group.id, amountNanoUsd: amount, reservationId: completionId }, { requestId: input.requestId, scope: input.scope });
+    return this.budget.claim(
+      { keyId: input.keyId, group: group.id, amountNanoUsd: amount, reservationId: completionId },
+      { requestId: input.requestId, scope: input.scope },
+    );
   }
 
   async #release(input: CompletionInput, claim: BudgetClaim): Promise<void> {
@@ -95,11 +98,25 @@ export class ChatCompletions {
   }
 
   /** Runs the router's attempts until one succeeds, timing and logging each. */
-  #route<T>(group: ChatGroupConfig, input: CompletionInput, run: (attempt: Attempt) => Promise<T>): Promise<{ attempt: Attempt; result: T }> {
+  #route<T>(
+    group: ChatGroupConfig,
+    input: CompletionInput,
+    run: (attempt: Attempt) => Promise<T>,
+  ): Promise<{ attempt: Attempt; result: T }> {
     return this.router.route(group, run, {
       signal: input.signal,
       onOutcome: (attempt, outcome, startedAt) => this.#timed(input, attempt, startedAt, outcome),
-      onFailure: (attempt, error) => this.logger.warn({ ...fieldsOf(input.scope), group: attempt.group.id, provider: attempt.deployment.provider, kind: error.kind, status: error.status }, 'upstream attempt failed'),
+      onFailure: (attempt, error) =>
+        this.logger.warn(
+          {
+            ...fieldsOf(input.scope),
+            group: attempt.group.id,
+            provider: attempt.deployment.provider,
+            kind: error.kind,
+            status: error.status,
+          },
+          'upstream attempt failed',
+        ),
     });
   }
 
@@ -113,15 +130,30 @@ export class ChatCompletions {
     input.timing.upstreamMs += ms;
     upstreamSeries(attempt.group.id, attempt.deployment.provider, outcome).observe(ms / 1000);
     if (tracingEnabled()) {
-      recordClientSpan(`upstream ${attempt.deployment.provider}`, startedAt, endedAt, {
-        'gateway.group': attempt.group.id, 'gateway.provider': attempt.deployment.provider, 'gateway.outcome': outcome,
-      }, outcome === 'ok' ? undefined : outcome);
+      recordClientSpan(
+        `upstream ${attempt.deployment.provider}`,
+        startedAt,
+        endedAt,
+        {
+          'gateway.group': attempt.group.id,
+          'gateway.provider': attempt.deployment.provider,
+          'gateway.outcome': outcome,
+        },
+        outcome === 'ok' ? undefined : outcome,
+      );
     }
   }
 
-  async #meter(input: CompletionInput, completionId: string, servedBy: ChatGroupConfig, usage: ChatUsage, claim: BudgetClaim): Promise<void> {
+  async #meter(
+    input: CompletionInput,
+    completionId: string,
+    servedBy: ChatGroupConfig,
+    usage: ChatUsage,
+    claim: BudgetClaim,
+  ): Promise<void> {
     await this.meter.record({ completionId, keyId: input.keyId, group: input.groupId, servedBy, usage, claim });
-    if (this.logger.isLevelEnabled('debug')) this.logger.debug({ ...fieldsOf(input.scope), group: servedBy.id, completionId }, 'chat completion served');
+    if (this.logger.isLevelEnabled('debug'))
+      this.logger.debug({ ...fieldsOf(input.scope), group: servedBy.id, completionId }, 'chat completion served');
   }
 
   /** A plain call: the response body, OpenAI-shaped, as JSON bytes. */
@@ -172,7 +204,11 @@ export class ChatCompletions {
   }
 
   async #streamReserved(
-    input: CompletionInput, group: ChatGroupConfig, request: ChatRequest, completionId: string, claim: BudgetClaim,
+    input: CompletionInput,
+    group: ChatGroupConfig,
+    request: ChatRequest,
+    completionId: string,
+    claim: BudgetClaim,
     write: (chunks: Buffer[]) => Promise<void>,
   ): Promise<void> {
     const { attempt, result: opened } = await this.#route(group, input, async (a) => {
@@ -212,7 +248,10 @@ export class ChatCompletions {
     } catch (error) {
       upstream.close();
       if (error instanceof UpstreamFailure) {
-        this.logger.warn({ ...fieldsOf(input.scope), group: attempt.group.id, kind: error.kind }, 'upstream stream failed after it started');
+        this.logger.warn(
+          { ...fieldsOf(input.scope), group: attempt.group.id, kind: error.kind },
+          'upstream stream failed after it started',
+        );
         throw error.toGatewayError();
       }
       throw error;

@@ -19,7 +19,11 @@ export function readUsage(usage: unknown): ChatUsage | undefined {
   if (typeof usage !== 'object' || usage === null) return undefined;
   const u = usage as JsonObject;
   const details = (u.completion_tokens_details ?? {}) as JsonObject;
-  return { prompt_tokens: count(u.prompt_tokens), completion_tokens: count(u.completion_tokens), reasoning_tokens: count(details.reasoning_tokens) };
+  return {
+    prompt_tokens: count(u.prompt_tokens),
+    completion_tokens: count(u.completion_tokens),
+    reasoning_tokens: count(details.reasoning_tokens),
+  };
 }
 
 /** Whole nano-dollars: prompt tokens at the input price plus completion tokens (reasoning included) at the output price. */
@@ -36,7 +40,14 @@ export function normalizeUsage(usage: JsonObject): void {
 
 export interface Meter {
   /** Publishes the spend of one completed call; its completion id makes it count once. */
-  record(input: { completionId: string; keyId: string; group: string; servedBy: ChatGroupConfig; usage: ChatUsage; claim?: BudgetClaim }): Promise<void>;
+  record(input: {
+    completionId: string;
+    keyId: string;
+    group: string;
+    servedBy: ChatGroupConfig;
+    usage: ChatUsage;
+    claim?: BudgetClaim;
+  }): Promise<void>;
 }
 
 export function busMeter(bus: Bus): Meter {

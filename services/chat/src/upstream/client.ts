@@ -167,8 +167,11 @@ export class UpstreamClient {
 
 function failureFrom(error: unknown): UpstreamFailure {
   if (error instanceof UpstreamFailure) return error;
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError
-    || error instanceof undiciErrors.ConnectTimeoutError) {
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    error instanceof undiciErrors.ConnectTimeoutError
+  ) {
     return new UpstreamFailure('timeout', { cause: error });
   }
   if (error instanceof undiciErrors.RequestAbortedError || (error instanceof Error && error.name === 'AbortError')) {

@@ -38,13 +38,16 @@ export function adminKeyView(key: Key__Output, spentNanoUsd?: number) {
   };
 }
 
-const CreateKeyBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  models: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 1000 }),
-  budget_usd: Type.Number({ minimum: 0, maximum: 1_000_000_000 }),
-  rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
-  tpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000_000_000 })),
-}, { additionalProperties: false });
+const CreateKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    models: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 1000 }),
+    budget_usd: Type.Number({ minimum: 0, maximum: 1_000_000_000 }),
+    rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+    tpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000_000_000 })),
+  },
+  { additionalProperties: false },
+);
 
 const KeyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -69,14 +72,20 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
   app.post('/admin/v1/keys', { schema: { body: CreateKeyBody } }, async (request, reply) => {
     const { name, models, budget_usd, rpm, tpm } = request.body;
     const { key, secret } = await downstream.accounting.createKey(
-      { name, models, budgetNanoUsd: usdToNanos(budget_usd), rpm: rpm ?? 0, tpm: tpm ?? 0 }, callContext(request),
+      { name, models, budgetNanoUsd: usdToNanos(budget_usd), rpm: rpm ?? 0, tpm: tpm ?? 0 },
+      callContext(request),
     );
     return reply.code(201).send({ ...adminKeyView(key, 0), key: secret });
   });
 
   app.get('/admin/v1/keys', { schema: { querystring: ListQuery } }, async (request) => {
     const page = await downstream.accounting.listKeys(request.query.limit ?? 100, request.query.after ?? '', callContext(request));
-    return { object: 'list', data: page.keys.map((k) => adminKeyView(k)), has_more: page.nextPageToken !== '', next_after: page.nextPageToken || null };
+    return {
+      object: 'list',
+      data: page.keys.map((k) => adminKeyView(k)),
+      has_more: page.nextPageToken !== '',
+      next_after: page.nextPageToken || null,
+    };
   });
 
   app.get('/admin/v1/keys/:id', { schema: { params: KeyParams } }, async (request) => {

@@ -35,7 +35,6 @@ class TransportFailure extends Error {
   }
 }
 
-
 /** The parts of the body the edge itself needs; everything else is the chat service's to judge. */
 function peek(raw: Buffer): { model: string; stream: boolean } {
   let body: unknown;
@@ -49,7 +48,10 @@ function peek(raw: Buffer): { model: string; stream: boolean } {
   }
   const { model, stream } = body as { model?: unknown; stream?: unknown };
   if (typeof model !== 'string' || model === '') {
-    throw new GatewayError('invalid_request', { param: 'model', message: "Invalid value for 'model': is required (a model group or alias)." });
+    throw new GatewayError('invalid_request', {
+      param: 'model',
+      message: "Invalid value for 'model': is required (a model group or alias).",
+    });
   }
   return { model, stream: stream === true };
 }
@@ -75,7 +77,11 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
     request.metricsGroup = group.id;
     if (!keyAllows(key, group.id)) throw new GatewayError('model_not_allowed', { param: 'model' });
     const mode = groupMode(group);
-    if (mode !== 'chat') throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is a ${mode ?? 'non-chat'} model; use its own endpoint.` });
+    if (mode !== 'chat')
+      throw new GatewayError('invalid_request', {
+        param: 'model',
+        message: `'${model}' is a ${mode ?? 'non-chat'} model; use its own endpoint.`,
+      });
     if (spentNanoUsd >= key.budget_nano_usd) throw new GatewayError('budget_exceeded');
 
     const call: CompletionCall = { completionId: newCompletionId(), keyId: key.id, model, group: group.id, body: raw };
@@ -177,7 +183,11 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
     }
     const gatewayError = isServiceError(error) ? fromServiceError(error) : new GatewayError('internal_error', { cause: error });
     // Stream events fire in the gRPC connection's context, not the request's: the ids are set here.
-    if (gatewayError.spec.http >= 500) request.log.warn({ code: gatewayError.code, requestId: request.id, traceId: request.telemetry?.traceId }, 'stream failed after it started');
+    if (gatewayError.spec.http >= 500)
+      request.log.warn(
+        { code: gatewayError.code, requestId: request.id, traceId: request.telemetry?.traceId },
+        'stream failed after it started',
+      );
     res.end(`data: ${JSON.stringify(toOpenAIError(gatewayError))}\n\n`);
   });
   stream.resume();

@@ -19,7 +19,10 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
 
   app.get('/health/readiness', async (_request, reply) => {
     const [busUp, services] = await Promise.all([
-      bus.ping().then(() => true, () => false),
+      bus.ping().then(
+        () => true,
+        () => false,
+      ),
       downstream.health(),
     ]);
     const checks: Record<string, string> = { bus: busUp ? 'up' : 'down' };
@@ -27,7 +30,9 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
       checks[name] = status === 'SERVING' ? 'up' : status === 'NOT_SERVING' ? 'not_serving' : 'unreachable';
     }
     if (isClosing()) checks.edge = 'shutting_down';
-    const down = Object.entries(checks).filter(([, state]) => state !== 'up').map(([name]) => name);
+    const down = Object.entries(checks)
+      .filter(([, state]) => state !== 'up')
+      .map(([name]) => name);
     return reply.code(down.length === 0 ? 200 : 503).send({ status: down.length === 0 ? 'ready' : 'unavailable', checks, down });
   });
 };

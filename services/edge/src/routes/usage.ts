@@ -31,7 +31,10 @@ export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, {
       },
       models: {
         allowed: key.models,
-        available: groups.filter((g) => keyAllows(key, g.id)).map((g) => g.id).sort(),
+        available: groups
+          .filter((g) => keyAllows(key, g.id))
+          .map((g) => g.id)
+          .sort(),
       },
       by_model: usage.groups.map((g) => ({ model: g.group, spent_usd: nanosToUsd(g.spent_nano_usd), requests: g.requests })),
       period: { start: Math.floor(usage.period_start_ms / 1000), end: null },

@@ -39,7 +39,10 @@ function asText(value: unknown, field: string): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw new GatewayError('invalid_request', { param: field, message: `Invalid value for '${field}': must be a ${field === 'seconds' ? 'whole number' : 'string'}.` });
+  throw new GatewayError('invalid_request', {
+    param: field,
+    message: `Invalid value for '${field}': must be a ${field === 'seconds' ? 'whole number' : 'string'}.`,
+  });
 }
 
 /** The create request's fields as strings, from JSON or multipart/form-data (the openai SDK v7 sends multipart). */
@@ -53,7 +56,10 @@ async function readCreate(request: FastifyRequest): Promise<Record<Field, string
       }
       if (part.type === 'file') {
         part.file.resume();
-        throw new GatewayError('invalid_request', { param: part.fieldname, message: `Invalid value for '${part.fieldname}': must be a text field${part.fieldname === 'input_reference' ? ' holding one image URL' : ''}, not a file.` });
+        throw new GatewayError('invalid_request', {
+          param: part.fieldname,
+          message: `Invalid value for '${part.fieldname}': must be a text field${part.fieldname === 'input_reference' ? ' holding one image URL' : ''}, not a file.`,
+        });
       }
       out[part.fieldname as Field] = asText(part.value, part.fieldname);
     }
@@ -83,19 +89,32 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
 
   app.post('/v1/videos', async (request, reply) => {
     const fields = await readCreate(request);
-    if (fields.model === '') throw new GatewayError('invalid_request', { param: 'model', message: "Invalid value for 'model': is required." });
+    if (fields.model === '')
+      throw new GatewayError('invalid_request', { param: 'model', message: "Invalid value for 'model': is required." });
     const { key, spentNanoUsd } = request.apiKey;
     const group = await catalog.resolve(fields.model, callContext(request));
     if (group) request.metricsGroup = group.id;
     // On this route a model the key cannot use is a 422: the request is refused before any task exists.
     if (!group || groupMode(group) !== 'video' || !keyAllows(key, group.id)) {
-      throw new GatewayError('invalid_request', { param: 'model', message: `Invalid value for 'model': '${fields.model}' is not a video model this key can use.` });
+      throw new GatewayError('invalid_request', {
+        param: 'model',
+        message: `Invalid value for 'model': '${fields.model}' is not a video model this key can use.`,
+      });
     }
     if (spentNanoUsd >= key.budget_nano_usd) throw new GatewayError('budget_exceeded');
-    const job = await downstream.video.createVideo({
-      keyId: key.id, model: fields.model, group: group.id, prompt: fields.prompt, seconds: fields.seconds,
-      resolution: fields.resolution, ratio: fields.ratio, inputReference: fields.input_reference,
-    }, callContext(request));
+    const job = await downstream.video.createVideo(
+      {
+        keyId: key.id,
+        model: fields.model,
+        group: group.id,
+        prompt: fields.prompt,
+        seconds: fields.seconds,
+        resolution: fields.resolution,
+        ratio: fields.ratio,
+        inputReference: fields.input_reference,
+      },
+      callContext(request),
+    );
     return reply.code(200).send(jobView(job));
   });
 
@@ -108,7 +127,10 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
   app.get<{ Params: { id: string } }>('/v1/videos/:id/content', async (request, reply) => {
     const range = request.headers.range;
     if (range !== undefined && !RANGE.test(range)) {
-      return reply.code(416).header('content-type', 'application/json').send({ error: { message: 'Malformed Range header.', type: 'invalid_request_error', code: 'range_not_satisfiable', param: null } });
+      return reply
+        .code(416)
+        .header('content-type', 'application/json')
+        .send({ error: { message: 'Malformed Range header.', type: 'invalid_request_error', code: 'range_not_satisfiable', param: null } });
     }
     const keyId = request.apiKey.key.id;
     const options = (url: string): Dispatcher.RequestOptions => {
@@ -145,7 +167,9 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
           res.destroy();
           return 'sent';
         }
-        throw error instanceof GatewayError ? error : new GatewayError('upstream_error', { message: 'The clip could not be fetched from the provider.', cause: error });
+        throw error instanceof GatewayError
+          ? error
+          : new GatewayError('upstream_error', { message: 'The clip could not be fetched from the provider.', cause: error });
       }
       return outcome;
     };

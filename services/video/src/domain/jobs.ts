@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@gateway/bus';
 import { encodeSpendEvent, spendSubject, type BudgetAuthority, type SpendEvent } from '@gateway/contracts';
-import { type DeploymentConfig, type Env, type VideoGroupConfig, type VideoServiceConfig } from '@gateway/config';
+import type { DeploymentConfig, Env, VideoGroupConfig, VideoServiceConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestContext } from '@gateway/logging';
 import { videoJobSeries } from '@gateway/telemetry';
@@ -40,11 +40,14 @@ export interface VideoJobsDeps {
 /** Whether a group can render the request as the requested group resolved it (a fallback must take it unchanged). */
 function fits(group: VideoGroupConfig, request: RenderRequest, maxPromptChars: number): boolean {
   const spec = group.video;
-  return spec.resolutions.includes(request.resolution)
-    && request.seconds >= spec.minSeconds && request.seconds <= spec.maxSeconds
-    && (request.ratio === undefined || spec.ratios.includes(request.ratio))
-    && (request.imageUrl === undefined || spec.imageInput === 'first_frame')
-    && request.prompt.length <= maxPromptChars;
+  return (
+    spec.resolutions.includes(request.resolution) &&
+    request.seconds >= spec.minSeconds &&
+    request.seconds <= spec.maxSeconds &&
+    (request.ratio === undefined || spec.ratios.includes(request.ratio)) &&
+    (request.imageUrl === undefined || spec.imageInput === 'first_frame') &&
+    request.prompt.length <= maxPromptChars
+  );
 }
 
 /**
@@ -72,7 +75,10 @@ export class VideoJobs {
 
   /** The group's strictest prompt limit: any of its deployments may get the job. */
   #strictest(group: VideoGroupConfig): VideoProvider | undefined {
-    return this.#providersOf(group).reduce<VideoProvider | undefined>((a, p) => (a && a.maxPromptChars <= p.maxPromptChars ? a : p), undefined);
+    return this.#providersOf(group).reduce<VideoProvider | undefined>(
+      (a, p) => (a && a.maxPromptChars <= p.maxPromptChars ? a : p),
+      undefined,
+    );
   }
 
   /**
@@ -82,7 +88,8 @@ export class VideoJobs {
    */
   async create(keyId: string, model: string, groupId: string, input: CreateInput, context: RequestContext = {}): Promise<TaskRecord> {
     const group = this.deps.groups.get(groupId);
-    if (!group) throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is not a video model this deployment serves.` });
+    if (!group)
+      throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is not a video model this deployment serves.` });
     const strictest = this.#strictest(group);
     if (!strictest) throw new GatewayError('no_healthy_upstream');
     const request = validateCreate(input, group, strictest);
@@ -97,17 +104,32 @@ export class VideoJobs {
     let estimate = 0;
     for (const candidate of this.deps.router.candidates(group, accepts)) {
       for (const provider of this.#providersOf(candidate)) {
-        estimate = Math.max(estimate, estimatedCost(candidate, request.resolution, request.seconds, provider.pixels(request.resolution, request.ratio)) ?? 0);
+        estimate = Math.max(
+          estimate,
+          estimatedCost(candidate, request.resolution, request.seconds, provider.pixels(request.resolution, request.ratio)) ?? 0,
+        );
       }
     }
     await this.deps.budget.reserve({ keyId, group: group.id, amountNanoUsd: estimate, reservationId: jobId }, context);
     try {
-      const { attempt, result: taskId } = await this.deps.router.route(group, (a) => this.#provider(a.deployment).create(this.deps.http, a.deployment, request), {
-        accepts,
-        onFailure: (a, error) => this.deps.logger.warn({
-          ...fieldsOf(context.scope), group: a.group.id, provider: a.deployment.provider, kind: error.kind, status: error.status,
-        }, 'video provider refused to create a task'),
-      });
+      const { attempt, result: taskId } = await this.deps.router.route(
+        group,
+        (a) => this.#provider(a.deployment).create(this.deps.http, a.deployment, request),
+        {
+          accepts,
+          onFailure: (a, error) =>
+            this.deps.logger.warn(
+              {
+                ...fieldsOf(context.scope),
+                group: a.group.id,
+                provider: a.deployment.provider,
+                kind: error.kind,
+                status: error.status,
+              },
+              'video provider refused to create a task',
+            ),
+        },
+      );
       return await this.#record(keyId, model, group, attempt.group, attempt.deployment, taskId, request, jobId, context);
     } catch (error) {
       await this.deps.budget.release({ keyId, reservationId: jobId }, context).catch(() => undefined);
@@ -116,8 +138,15 @@ export class VideoJobs {
   }
 
   async #record(
-    keyId: string, model: string, group: VideoGroupConfig, servedBy: VideoGroupConfig, deployment: DeploymentConfig, taskId: string,
-    request: RenderRequest, jobId: string, context: RequestContext,
+    keyId: string,
+    model: string,
+    group: VideoGroupConfig,
+    servedBy: VideoGroupConfig,
+    deployment: DeploymentConfig,
+    taskId: string,
+    request: RenderRequest,
+    jobId: string,
+    context: RequestContext,
   ): Promise<TaskRecord> {
     const now = new Date();
     const record: TaskRecord = {
@@ -176,11 +205,15 @@ export class VideoJobs {
     const task = await this.deps.tasks.findOwned(id, keyId);
     if (!task) throw new GatewayError('video_not_found');
     if (task.status !== 'completed') {
-      throw new GatewayError('video_not_ready', task.status === 'failed' || task.status === 'cancelled'
-        ? { message: `The video job ${task.status === 'failed' ? 'failed' : 'was cancelled'}; there is no clip.` }
-        : {});
+      throw new GatewayError(
+        'video_not_ready',
+        task.status === 'failed' || task.status === 'cancelled'
+          ? { message: `The video job ${task.status === 'failed' ? 'failed' : 'was cancelled'}; there is no clip.` }
+          : {},
+      );
     }
-    const old = !task.video_url_at || Date.now() - task.video_url_at.getTime() > URL_MAX_AGE_MS || task.video_url_downloads >= URL_MAX_DOWNLOADS;
+    const old =
+      !task.video_url_at || Date.now() - task.video_url_at.getTime() > URL_MAX_AGE_MS || task.video_url_downloads >= URL_MAX_DOWNLOADS;
     let url = task.video_url;
     if (!url || refresh || old) {
       const fresh = await this.#query(task);
@@ -195,7 +228,8 @@ export class VideoJobs {
   async #query(task: TaskRecord): Promise<ProviderTask> {
     const group = this.#servedGroup(task);
     const deployment = group?.deployments[task.deployment];
-    if (!group || !deployment) throw new GatewayError('internal_error', { cause: new Error(`job ${task._id} names a deployment no longer configured`) });
+    if (!group || !deployment)
+      throw new GatewayError('internal_error', { cause: new Error(`job ${task._id} names a deployment no longer configured`) });
     try {
       return await this.#provider(deployment).query(this.deps.http, deployment, task.provider_task_id);
     } catch (error) {
@@ -213,7 +247,11 @@ export class VideoJobs {
       const failures = task.poll_failures + 1;
       const backoff = Math.min(this.deps.config.pollIntervalMs * 2 ** failures, MAX_BACKOFF_MS);
       this.deps.logger.warn({ jobId: task._id, failures, code: (error as GatewayError).code }, 'video poll failed; backing off');
-      return this.deps.tasks.update(task._id, { poll_failures: failures, next_poll_at: new Date(now.getTime() + backoff), lease_until: null });
+      return this.deps.tasks.update(task._id, {
+        poll_failures: failures,
+        next_poll_at: new Date(now.getTime() + backoff),
+        lease_until: null,
+      });
     }
     // Billed at the price of the group that served the job.
     const group = this.#servedGroup(task);
@@ -247,7 +285,12 @@ export class VideoJobs {
     if ((updated.status === 'failed' || updated.status === 'cancelled') && updated.billing === 'pending') {
       // Failures, moderation rejections and cancellations are free: the held price goes back.
       const freed = await this.deps.tasks.settleBilling(updated._id, 'free', null);
-      if (freed) await this.deps.budget.release({ keyId: updated.key_id, reservationId: updated._id }).catch((error: unknown) => this.deps.logger.warn({ err: error, jobId: updated._id }, 'could not release a job\'s reservation; the sweeper will'));
+      if (freed)
+        await this.deps.budget
+          .release({ keyId: updated.key_id, reservationId: updated._id })
+          .catch((error: unknown) =>
+            this.deps.logger.warn({ err: error, jobId: updated._id }, "could not release a job's reservation; the sweeper will"),
+          );
       return freed ?? updated;
     }
     return updated;
@@ -262,7 +305,10 @@ export class VideoJobs {
     let cost = jobCost(group, task.resolution, task.seconds, remote);
     if (cost === undefined) {
       cost = estimatedCost(group, task.resolution, task.seconds, this.#pixels(task)) ?? 0;
-      this.deps.logger.error({ jobId: task._id, group: group.id }, 'completed token-billed job without a token count; billed by the formula');
+      this.deps.logger.error(
+        { jobId: task._id, group: group.id },
+        'completed token-billed job without a token count; billed by the formula',
+      );
     }
     const event: SpendEvent = {
       id: task._id,
@@ -298,11 +344,13 @@ export class VideoJobs {
     this.#polling = true;
     try {
       const due = await this.deps.tasks.due(this.deps.config.maxConcurrentPolls);
-      const results = await Promise.allSettled(due.map(async (task) => {
-        const leased = await this.deps.tasks.lease(task._id, LEASE_MS);
-        if (leased) await this.#refresh(leased);
-        return leased !== null;
-      }));
+      const results = await Promise.allSettled(
+        due.map(async (task) => {
+          const leased = await this.deps.tasks.lease(task._id, LEASE_MS);
+          if (leased) await this.#refresh(leased);
+          return leased !== null;
+        }),
+      );
       return results.filter((r) => r.status === 'fulfilled' && r.value).length;
     } catch (error) {
       this.deps.logger.error({ err: error }, 'video poller round failed');

@@ -9,7 +9,12 @@ const TOKEN_FPS = 24;
  * per-second groups; the provider's real token count × the price per token for token groups.
  * Undefined when a token group's task reported no count (the job is then not billed, and logged).
  */
-export function jobCost(group: VideoGroupConfig, resolution: string, seconds: number, task: Pick<ProviderTask, 'totalTokens'>): number | undefined {
+export function jobCost(
+  group: VideoGroupConfig,
+  resolution: string,
+  seconds: number,
+  task: Pick<ProviderTask, 'totalTokens'>,
+): number | undefined {
   const unit = group.price.nanosByResolution[resolution];
   if (unit === undefined) return undefined;
   if (group.price.kind === 'per_second') return seconds * unit;
@@ -17,7 +22,12 @@ export function jobCost(group: VideoGroupConfig, resolution: string, seconds: nu
 }
 
 /** The worst-case price before the job runs (for budgets): tokens ≈ w × h × (s × fps + 1) / 1024. */
-export function estimatedCost(group: VideoGroupConfig, resolution: string, seconds: number, pixels: [number, number] | undefined): number | undefined {
+export function estimatedCost(
+  group: VideoGroupConfig,
+  resolution: string,
+  seconds: number,
+  pixels: [number, number] | undefined,
+): number | undefined {
   const unit = group.price.nanosByResolution[resolution];
   if (unit === undefined) return undefined;
   if (group.price.kind === 'per_second') return seconds * unit;

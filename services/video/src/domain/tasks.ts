@@ -50,7 +50,10 @@ function normalized(task: TaskRecord | null): TaskRecord | null {
 }
 
 export class TaskRepository {
-  private constructor(private readonly tasks: Collection<TaskRecord>, private readonly retentionSeconds: number) {}
+  private constructor(
+    private readonly tasks: Collection<TaskRecord>,
+    private readonly retentionSeconds: number,
+  ) {}
 
   static async open(store: DocumentStore, retentionSeconds: number): Promise<TaskRepository> {
     const tasks = await store.collection<TaskRecord>(TASKS_COLLECTION, [
@@ -80,16 +83,21 @@ export class TaskRepository {
 
   /** Unfinished jobs due for a poll, oldest due first. */
   async due(limit: number, now = new Date()): Promise<TaskRecord[]> {
-    const due = await this.tasks.find({ status: { $in: ['queued', 'in_progress', 'running'] }, next_poll_at: { $lte: now }, ...this.#alive(now) }, { sort: { next_poll_at: 1 }, limit });
+    const due = await this.tasks.find(
+      { status: { $in: ['queued', 'in_progress', 'running'] }, next_poll_at: { $lte: now }, ...this.#alive(now) },
+      { sort: { next_poll_at: 1 }, limit },
+    );
     return due.map((task) => normalized(task) as TaskRecord);
   }
 
   /** Takes the right to poll a job for `ms`; false when another replica holds it. */
   async lease(id: string, ms: number, now = new Date()): Promise<TaskRecord | null> {
-    return normalized(await this.tasks.findOneAndUpdate(
-      { _id: id, $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
-      { $set: { lease_until: new Date(now.getTime() + ms) } },
-    ));
+    return normalized(
+      await this.tasks.findOneAndUpdate(
+        { _id: id, $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
+        { $set: { lease_until: new Date(now.getTime() + ms) } },
+      ),
+    );
   }
 
   async update(id: string, fields: Partial<TaskRecord>): Promise<TaskRecord | null> {

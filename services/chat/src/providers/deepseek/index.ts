@@ -6,7 +6,10 @@ import { deepseekParams } from './params.js';
  * The gateway's effort as DeepSeek takes it: `none` switches thinking off; `low` and `high` are
  * its `high`; `max` is `max`. The switch is always sent explicitly.
  */
-export function thinkingFor(effort: ReasoningEffort | undefined): { thinking: { type: 'enabled' | 'disabled' }; reasoning_effort?: 'high' | 'max' } {
+export function thinkingFor(effort: ReasoningEffort | undefined): {
+  thinking: { type: 'enabled' | 'disabled' };
+  reasoning_effort?: 'high' | 'max';
+} {
   if (effort === undefined || effort === 'none') return { thinking: { type: 'disabled' } };
   return { thinking: { type: 'enabled' }, reasoning_effort: effort === 'max' ? 'max' : 'high' };
 }

@@ -7,11 +7,23 @@ import type { VideoProvider, JobStatus, ProviderTask } from '../types.js';
 export const ARK_PIXELS: Readonly<Record<string, Readonly<Record<string, [number, number]>>>> = {
   '480p': { '16:9': [854, 480], '4:3': [752, 560], '1:1': [640, 640], '3:4': [560, 752], '9:16': [480, 854], '21:9': [992, 432] },
   '720p': { '16:9': [1280, 720], '4:3': [1112, 834], '1:1': [960, 960], '3:4': [834, 1112], '9:16': [720, 1280], '21:9': [1470, 630] },
-  '1080p': { '16:9': [1920, 1080], '4:3': [1664, 1248], '1:1': [1440, 1440], '3:4': [1248, 1664], '9:16': [1080, 1920], '21:9': [2206, 946] },
+  '1080p': {
+    '16:9': [1920, 1080],
+    '4:3': [1664, 1248],
+    '1:1': [1440, 1440],
+    '3:4': [1248, 1664],
+    '9:16': [1080, 1920],
+    '21:9': [2206, 946],
+  },
 };
 
 const STATUS: Readonly<Record<string, JobStatus>> = {
-  queued: 'queued', running: 'in_progress', succeeded: 'completed', failed: 'failed', cancelled: 'cancelled', expired: 'failed',
+  queued: 'queued',
+  running: 'in_progress',
+  succeeded: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  expired: 'failed',
 };
 
 interface ArkTask {

@@ -5,7 +5,14 @@ import type { VideoProvider, JobStatus, ProviderTask } from '../types.js';
 
 const SHORT_SIDE: Readonly<Record<string, number>> = { '480P': 480, '768P': 768, '1080P': 1080, '2K': 1440 };
 const STATUS: Readonly<Record<string, JobStatus>> = {
-  queued: 'queued', running: 'in_progress', processing: 'in_progress', succeeded: 'completed', success: 'completed', failed: 'failed', fail: 'failed', cancelled: 'cancelled',
+  queued: 'queued',
+  running: 'in_progress',
+  processing: 'in_progress',
+  succeeded: 'completed',
+  success: 'completed',
+  failed: 'failed',
+  fail: 'failed',
+  cancelled: 'cancelled',
 };
 
 /** Output pixels: the resolution's short side and the ratio, rounded to even numbers. */
@@ -38,12 +45,15 @@ export const minimaxProvider: VideoProvider = {
       // Text-only needs a concrete ratio; with a first frame it must be "adaptive".
       ratio: request.imageUrl ? 'adaptive' : (request.ratio ?? '16:9'),
     })) as { task_id?: unknown };
-    if (typeof answer.task_id !== 'string' && typeof answer.task_id !== 'number') throw new UpstreamFailure('protocol', { subject: 'provider' });
+    if (typeof answer.task_id !== 'string' && typeof answer.task_id !== 'number')
+      throw new UpstreamFailure('protocol', { subject: 'provider' });
     return String(answer.task_id);
   },
 
   async query(http, deployment, taskId): Promise<ProviderTask> {
-    const { task = {} } = (await http.call(deployment, 'GET', `/v2/query/video_generation/${encodeURIComponent(taskId)}`)) as { task?: MinimaxTask };
+    const { task = {} } = (await http.call(deployment, 'GET', `/v2/query/video_generation/${encodeURIComponent(taskId)}`)) as {
+      task?: MinimaxTask;
+    };
     const status = STATUS[task.status ?? ''] ?? 'queued';
     const moderated = /moderation|sensitive/i.test(`${task.error?.type ?? ''} ${task.error?.message ?? ''}`);
     return {
@@ -53,9 +63,12 @@ export const minimaxProvider: VideoProvider = {
       width: undefined,
       height: undefined,
       totalTokens: undefined,
-      errorMessage: status !== 'failed' ? undefined
-        : moderated ? 'Rejected by content moderation.'
-          : (task.error?.message?.replace(/https?:\/\/\S+/g, '[url]') ?? 'The provider could not generate the video.'),
+      errorMessage:
+        status !== 'failed'
+          ? undefined
+          : moderated
+            ? 'Rejected by content moderation.'
+            : (task.error?.message?.replace(/https?:\/\/\S+/g, '[url]') ?? 'The provider could not generate the video.'),
     };
   },
 
