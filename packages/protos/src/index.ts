@@ -48,12 +48,15 @@ export function protos(): AllProtos {
 
 export type { AccountingServiceClient, AccountingServiceHandlers } from './generated/gateway/accounting/v1/AccountingService.js';
 export type { ChatServiceClient, ChatServiceHandlers } from './generated/gateway/chat/v1/ChatService.js';
+export type { CreateChatCompletionRequest__Output } from './generated/gateway/chat/v1/CreateChatCompletionRequest.js';
+export type { StreamChatCompletionRequest__Output } from './generated/gateway/chat/v1/StreamChatCompletionRequest.js';
 export type { VideoServiceClient, VideoServiceHandlers } from './generated/gateway/video/v1/VideoService.js';
 export type { HealthClient, HealthHandlers } from './generated/grpc/health/v1/Health.js';
 export type { HealthCheckResponse__Output } from './generated/grpc/health/v1/HealthCheckResponse.js';
 export type { ModelGroup, ModelGroup__Output } from './generated/gateway/common/v1/ModelGroup.js';
 export type { ModelGroupMode__Output } from './generated/gateway/common/v1/ModelGroupMode.js';
 export type { Key, Key__Output } from './generated/gateway/accounting/v1/Key.js';
+export type { ReserveBudgetRequest__Output } from './generated/gateway/accounting/v1/ReserveBudgetRequest.js';
 export type { GroupUsage, GroupUsage__Output } from './generated/gateway/accounting/v1/GroupUsage.js';
 export type { GetUsageResponse, GetUsageResponse__Output } from './generated/gateway/accounting/v1/GetUsageResponse.js';
 export type { VideoJob, VideoJob__Output } from './generated/gateway/video/v1/VideoJob.js';

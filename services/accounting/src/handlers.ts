@@ -3,7 +3,7 @@ import { encodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, type KeyChangedEvent } fro
 import { GatewayError } from '@gateway/errors';
 import type { GrpcServer } from '@gateway/grpc';
 import { fieldsOf, type Logger } from '@gateway/logging';
-import type { AccountingServiceHandlers, Key } from '@gateway/protos';
+import type { AccountingServiceHandlers, Key, ReserveBudgetRequest__Output } from '@gateway/protos';
 import { keyAllows, type KeyRecord, type KeyRepository } from './domain/keys.js';
 import type { Ledger } from './domain/ledger.js';
 import type { Reservations } from './domain/reservations.js';
@@ -43,13 +43,7 @@ export function accountingHandlers({ server, keys, reservations, ledger, bus, lo
       logger.warn({ err: error, keyId: key_id }, 'could not announce a key change; edges fall back to their cache expiry');
     });
 
-  interface ReserveRequest {
-    key_id: string;
-    group: string;
-    amount_nano_usd: number;
-    reservation_id: string;
-  }
-  const reserve = async (request: ReserveRequest): Promise<number> => {
+  const reserve = async (request: ReserveBudgetRequest__Output): Promise<number> => {
     const key = await keys.get(request.key_id);
     if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
     if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
@@ -58,34 +52,31 @@ export function accountingHandlers({ server, keys, reservations, ledger, bus, lo
   };
 
   return {
-    AuthenticateKey: server.unary('AuthenticateKey', async (request: { key_hash: string }) => {
+    AuthenticateKey: server.unary('AuthenticateKey', async (request) => {
       const key = await keys.authenticate(request.key_hash);
       return { key: keyMessage(key), spent_nano_usd: book.figures(key).spent };
     }),
-    CreateKey: server.unary(
-      'CreateKey',
-      async (request: { name: string; models: string[]; budget_nano_usd: number; rpm: number; tpm: number }, call) => {
-        const { key, secret } = await keys.create({
-          name: request.name,
-          models: request.models,
-          budgetNanoUsd: request.budget_nano_usd,
-          rpm: request.rpm,
-          tpm: request.tpm,
-        });
-        logger.info({ ...fieldsOf(call.scope), keyId: key._id, name: key.name }, 'key created');
-        await keyChanged(key._id, 'created');
-        return { key: keyMessage(key), secret };
-      },
-    ),
-    ListKeys: server.unary('ListKeys', async (request: { page_size: number; page_token: string }) => {
+    CreateKey: server.unary('CreateKey', async (request, call) => {
+      const { key, secret } = await keys.create({
+        name: request.name,
+        models: request.models,
+        budgetNanoUsd: request.budget_nano_usd,
+        rpm: request.rpm,
+        tpm: request.tpm,
+      });
+      logger.info({ ...fieldsOf(call.scope), keyId: key._id, name: key.name }, 'key created');
+      await keyChanged(key._id, 'created');
+      return { key: keyMessage(key), secret };
+    }),
+    ListKeys: server.unary('ListKeys', async (request) => {
       const page = await keys.list(request.page_size, request.page_token);
       return { keys: page.keys.map(keyMessage), next_page_token: page.nextPageToken };
     }),
-    GetKey: server.unary('GetKey', async (request: { key_id: string }) => {
+    GetKey: server.unary('GetKey', async (request) => {
       const key = await keys.get(request.key_id);
       return { key: keyMessage(key), spent_nano_usd: book.figures(key).spent };
     }),
-    RevokeKey: server.unary('RevokeKey', async (request: { key_id: string }, call) => {
+    RevokeKey: server.unary('RevokeKey', async (request, call) => {
       const { key, changed } = await keys.revoke(request.key_id);
       if (changed) {
         logger.info({ ...fieldsOf(call.scope), keyId: key._id }, 'key revoked');
@@ -93,7 +84,7 @@ export function accountingHandlers({ server, keys, reservations, ledger, bus, lo
       }
       return { key: keyMessage(key) };
     }),
-    GetUsage: server.unary('GetUsage', async (request: { key_id: string }) => {
+    GetUsage: server.unary('GetUsage', async (request) => {
       const key = await keys.get(request.key_id);
       const groups = await ledger.usageOf(key._id);
       const { spent, reserved } = book.figures(key);
@@ -105,8 +96,8 @@ export function accountingHandlers({ server, keys, reservations, ledger, bus, lo
         period_start_ms: key.created_at.getTime(),
       };
     }),
-    ReserveBudget: server.unary('ReserveBudget', async (request: ReserveRequest) => ({ available_nano_usd: await reserve(request) })),
-    ReserveBudgets: server.unary('ReserveBudgets', async (request: { reservations: ReserveRequest[] }) => {
+    ReserveBudget: server.unary('ReserveBudget', async (request) => ({ available_nano_usd: await reserve(request) })),
+    ReserveBudgets: server.unary('ReserveBudgets', async (request) => {
       const results = [];
       for (const item of request.reservations) {
         try {
@@ -123,38 +114,24 @@ export function accountingHandlers({ server, keys, reservations, ledger, bus, lo
       }
       return { results };
     }),
-    ReleaseReservation: server.unary(
-      'ReleaseReservation',
-      async (request: { reservation_id: string; amount_nano_usd: number; key_id: string }) => {
-        await book.release(request.reservation_id, request.amount_nano_usd > 0 ? request.amount_nano_usd : undefined, request.key_id);
-        return {};
-      },
-    ),
-    LeaseBudget: server.unary(
-      'LeaseBudget',
-      async (request: {
-        key_id: string;
-        group: string;
-        lease_id: string;
-        min_nano_usd: number;
-        want_nano_usd: number;
-        return_lease_id: string;
-        return_nano_usd: number;
-      }) => {
-        const key = await keys.get(request.key_id);
-        if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
-        if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
-        const previous = request.return_lease_id ? { leaseId: request.return_lease_id, unused: request.return_nano_usd } : undefined;
-        const { granted, perCall } = await reservations.lease(
-          key,
-          request.group,
-          request.lease_id,
-          request.min_nano_usd,
-          request.want_nano_usd,
-          previous,
-        );
-        return { granted_nano_usd: granted, per_call: perCall };
-      },
-    ),
+    ReleaseReservation: server.unary('ReleaseReservation', async (request) => {
+      await book.release(request.reservation_id, request.amount_nano_usd > 0 ? request.amount_nano_usd : undefined, request.key_id);
+      return {};
+    }),
+    LeaseBudget: server.unary('LeaseBudget', async (request) => {
+      const key = await keys.get(request.key_id);
+      if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
+      if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
+      const previous = request.return_lease_id ? { leaseId: request.return_lease_id, unused: request.return_nano_usd } : undefined;
+      const { granted, perCall } = await reservations.lease(
+        key,
+        request.group,
+        request.lease_id,
+        request.min_nano_usd,
+        request.want_nano_usd,
+        previous,
+      );
+      return { granted_nano_usd: granted, per_call: perCall };
+    }),
   };
 }

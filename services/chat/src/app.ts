@@ -1,7 +1,12 @@
 import { servedGroups, type ChatGroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { GrpcServer, type CallInfo } from '@gateway/grpc';
-import { protos, type ChatServiceHandlers } from '@gateway/protos';
+import {
+  protos,
+  type ChatServiceHandlers,
+  type CreateChatCompletionRequest__Output,
+  type StreamChatCompletionRequest__Output,
+} from '@gateway/protos';
 import { perCallBudget, unlimitedBudget, type CallBudget } from '@gateway/contracts';
 import { modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
 import { observeBus } from '@gateway/telemetry';
@@ -24,14 +29,6 @@ export interface ChatApp {
 }
 
 const COMPLETION_ID = /^chatcmpl-[A-Za-z0-9]{8,64}$/;
-
-interface CompletionRequest {
-  key_id: string;
-  model: string;
-  body: Buffer;
-  group: string;
-  completion_id: string;
-}
 
 /** Wires the chat service: routing, provider adapters, upstream HTTP and metering behind gRPC. */
 export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
@@ -61,7 +58,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   // Credentials are read once at start: a served group stays served for the process's life.
   const served = servedGroups(config, 'chat', env).map(modelGroupMessage);
   // The call's CallInfo collects the upstream time, which goes back to the edge as x-upstream-ms.
-  const input = (request: CompletionRequest, call: CallInfo): CompletionInput => {
+  const input = (request: CreateChatCompletionRequest__Output | StreamChatCompletionRequest__Output, call: CallInfo): CompletionInput => {
     if (!request.key_id || !request.group) throw new GatewayError('invalid_request', { message: 'key_id and group are required.' });
     if (request.completion_id && !COMPLETION_ID.test(request.completion_id)) {
       throw new GatewayError('invalid_request', {
@@ -83,10 +80,10 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   };
   const handlers: ChatServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
-    CreateChatCompletion: server.unary('CreateChatCompletion', async (request: CompletionRequest, call) => ({
+    CreateChatCompletion: server.unary('CreateChatCompletion', async (request, call) => ({
       body: await completions.create(input(request, call)),
     })),
-    StreamChatCompletion: server.serverStream('StreamChatCompletion', async (request: CompletionRequest, write, call) => {
+    StreamChatCompletion: server.serverStream('StreamChatCompletion', async (request, write, call) => {
       await completions.stream(input(request, call), (chunks) => write({ chunks }));
     }),
   };

@@ -43,17 +43,6 @@ export function jobMessage(task: TaskRecord): VideoJob {
   };
 }
 
-interface CreateRequest {
-  key_id: string;
-  model: string;
-  group: string;
-  prompt: string;
-  seconds: string;
-  resolution: string;
-  ratio: string;
-  input_reference: string;
-}
-
 /** Wires the video service: validation, providers, task records, the poller and billing behind gRPC. */
 export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
   const { config, bus, store, logger, env } = deps;
@@ -92,7 +81,7 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
   const served = servedGroups(config, 'video', env).map(modelGroupMessage);
   const handlers: VideoServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
-    CreateVideo: server.unary('CreateVideo', async (request: CreateRequest, call) => {
+    CreateVideo: server.unary('CreateVideo', async (request, call) => {
       const task = await jobs.create(
         request.key_id,
         request.model,
@@ -108,10 +97,10 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
       );
       return { job: jobMessage(task) };
     }),
-    GetVideo: server.unary('GetVideo', async (request: { key_id: string; video_id: string }) => ({
+    GetVideo: server.unary('GetVideo', async (request) => ({
       job: jobMessage(await jobs.get(request.key_id, request.video_id)),
     })),
-    ResolveVideoContent: server.unary('ResolveVideoContent', async (request: { key_id: string; video_id: string; refresh: boolean }) => ({
+    ResolveVideoContent: server.unary('ResolveVideoContent', async (request) => ({
       url: (await jobs.resolveContent(request.key_id, request.video_id, request.refresh)).url,
       content_length: 0,
     })),
