@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { ChatSimulator } from '@gateway/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, spawnGateway } from '../helpers/process.js';
 import { freePort } from '../helpers/wait.js';
 
 // kill -9 of a real `gateway start` (one process, in-process bus, embedded store) while chat
@@ -12,7 +12,6 @@ import { freePort } from '../helpers/wait.js';
 // was answered 200, and nothing twice, and the key's budget still holds. Every call has the same
 // usage, so the exact spend is (ledger requests) × C.
 
-const BIN = resolve(import.meta.dirname, '../../packages/cli/bin/gateway.js');
 const ADMIN = 'crash-admin-token-0123456789';
 const CREDENTIAL = 'crash-upstream-credential';
 const GROUP = 'crash';
@@ -61,41 +60,8 @@ let secret: string | undefined;
  */
 let stranded = 0;
 
-interface Gateway {
-  child: ChildProcess;
-  url: string;
-  output: string[];
-}
-
-async function startGateway(): Promise<Gateway> {
-  const child = spawn(process.execPath, [BIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  const output: string[] = [];
-  const keep = (line: string) => {
-    output.push(line);
-    if (output.length > 200) output.shift();
-  };
-  createInterface({ input: child.stderr! }).on('line', keep);
-  const url = await new Promise<string>((ready, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the gateway did not start in 10 s:\n${output.join('\n')}`)), 10_000);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`the gateway exited with ${code ?? signal} before it was ready:\n${output.join('\n')}`));
-    });
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      keep(line);
-      try {
-        const parsed = JSON.parse(line) as { msg?: string; listening?: string };
-        if (parsed.msg === 'gateway ready' && parsed.listening) {
-          clearTimeout(timer);
-          ready(parsed.listening);
-        }
-      } catch {
-        /* not a log line */
-      }
-    });
-  });
-  return { child, url, output };
+function startGateway(): Promise<GatewayProcess> {
+  return spawnGateway(env, children, 10_000);
 }
 
 function exited(child: ChildProcess, ms: number): Promise<void> {

@@ -1,17 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { ChatSimulator } from '@gateway/simulators';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GatewayProcess, spawnGateway } from '../helpers/process.js';
 
 // Graceful shutdown of a real `gateway start` process on SIGTERM: readiness turns 503 at once,
 // new calls are refused, a stream in flight runs to its end, its spend is kept, and the process
 // exits on its own.
 
-const BIN = resolve(import.meta.dirname, '../../packages/cli/bin/gateway.js');
 const ADMIN = 'shutdown-admin-token-0123456789';
 const slow = new ChatSimulator({
   flavor: 'openai',
@@ -24,25 +23,8 @@ let dir: string;
 let env: NodeJS.ProcessEnv;
 const started: ChildProcess[] = [];
 
-async function startGateway(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'start'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  started.push(child);
-  const url = await new Promise<string>((ready, reject) => {
-    const timer = setTimeout(() => reject(new Error('the gateway did not start')), 30_000);
-    child.once('exit', (code) => reject(new Error(`the gateway exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const parsed = JSON.parse(line) as { msg?: string; listening?: string };
-        if (parsed.msg === 'gateway ready' && parsed.listening) {
-          clearTimeout(timer);
-          ready(parsed.listening);
-        }
-      } catch {
-        /* not a log line */
-      }
-    });
-  });
-  return { child, url };
+function startGateway(): Promise<GatewayProcess> {
+  return spawnGateway(env, started, 30_000);
 }
 
 beforeAll(async () => {
