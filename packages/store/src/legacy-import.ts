@@ -1,7 +1,6 @@
 import type { Dirent } from 'node:fs';
 import { mkdir, open, readdir, rename, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { isDuplicateKey, type Collection, type Doc, type DocumentStore } from './port.js';
 import { SQLITE_FILE } from './sqlite.js';
 
@@ -194,14 +193,21 @@ async function survivingLines(handle: FileHandle, file: string): Promise<Set<num
  * strings, so it lost documents holding them. Here they are read whole.
  */
 async function* lines(handle: FileHandle): AsyncGenerator<string> {
+  // Split by hand: readline also breaks lines at U+2028/U+2029 on newer Node versions.
+  // Not destroyed at the end: that would close the handle, which the caller reads twice and closes.
   const input = handle.createReadStream({ start: 0, encoding: 'utf8', autoClose: false });
-  const reader = createInterface({ input, crlfDelay: Infinity });
-  try {
-    yield* reader;
-  } finally {
-    // Not input.destroy(): that would close the handle, which the caller reads twice and closes.
-    reader.close();
+  let rest = '';
+  for await (const chunk of input as AsyncIterable<string>) {
+    rest += chunk;
+    let start = 0;
+    for (let newline = rest.indexOf('\n'); newline !== -1; newline = rest.indexOf('\n', start)) {
+      const line = rest.slice(start, newline);
+      yield line.endsWith('\r') ? line.slice(0, -1) : line;
+      start = newline + 1;
+    }
+    rest = rest.slice(start);
   }
+  if (rest !== '') yield rest.endsWith('\r') ? rest.slice(0, -1) : rest;
 }
 
 /** One line as nedb's loader sees it. */
