@@ -73,9 +73,13 @@ export class InProcessBus implements Bus {
   /** A bus whose outbox is `options.outbox`, holding what a previous run left undelivered. */
   static async open(options: InProcessBusOptions & { outbox: Collection<OutboxEntry> }): Promise<InProcessBus> {
     const bus = new InProcessBus(options);
-    const left = await options.outbox.find({}, { sort: { next_at: 1 } });
+    // At most what the process keeps waiting in memory; more stay in the table for a later start.
+    const left = await options.outbox.find({}, { sort: { next_at: 1 }, limit: MAX_UNCLAIMED });
     for (const entry of left) bus.#unclaimed.push({ subject: entry.subject, id: entry._id, data: fromStored(entry.data) });
     if (left.length > 0) options.logger?.info({ events: left.length }, 'events left by the previous run will be delivered');
+    if (left.length === MAX_UNCLAIMED) {
+      options.logger?.warn({ kept: MAX_UNCLAIMED }, 'the outbox holds more events than one start delivers; the rest follow at the next start');
+    }
     return bus;
   }
 
