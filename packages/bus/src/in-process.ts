@@ -78,7 +78,10 @@ export class InProcessBus implements Bus {
     for (const entry of left) bus.#unclaimed.push({ subject: entry.subject, id: entry._id, data: fromStored(entry.data) });
     if (left.length > 0) options.logger?.info({ events: left.length }, 'events left by the previous run will be delivered');
     if (left.length === MAX_UNCLAIMED) {
-      options.logger?.warn({ kept: MAX_UNCLAIMED }, 'the outbox holds more events than one start delivers; the rest follow at the next start');
+      options.logger?.warn(
+        { kept: MAX_UNCLAIMED },
+        'the outbox holds more events than one start delivers; the rest follow at the next start',
+      );
     }
     return bus;
   }
