@@ -15,6 +15,7 @@ groups:
     deployments:
       - { provider: openai, model: a, api_base: "http://a", api_key_env: A, weight: 3 }
       - { provider: openai, model: b, api_base: "http://b", api_key_env: A, weight: 1 }
+      - { provider: openai, model: c, api_base: "http://c", api_key_env: UNSET }
   - id: spare
     mode: chat
     max_input_tokens: 10
@@ -54,7 +55,7 @@ describe('Router: choice by weight', () => {
     expect(Math.abs((counts.b ?? 0) - 250)).toBeLessThanOrEqual(25);
   });
 
-  it('retries on another deployment of the group, then the fallbacks after the group', () => {
+  it('retries on another served deployment of the group (c has no credential), then the fallbacks after the group', () => {
     const router = new Router(
       config.router,
       groups,
