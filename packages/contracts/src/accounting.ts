@@ -2,7 +2,42 @@ import { GatewayError, isErrorCode } from '@gateway/errors';
 import type { RequestContext } from '@gateway/logging';
 import type { BudgetAuthority, ReserveInput } from './budget.js';
 import { createClient, unary, type CallContext } from '@gateway/grpc';
-import { protos, type AccountingServiceClient, type GetUsageResponse__Output, type Key__Output } from '@gateway/protos';
+import {
+  protos,
+  type AccountingServiceClient,
+  type AuditContext,
+  type AuditEvent__Output,
+  type DailySpend__Output,
+  type GetUsageResponse__Output,
+  type Key__Output,
+  type KeyPatch,
+  type SpendLogEntry__Output,
+  type Team__Output,
+  type TeamFields,
+} from '@gateway/protos';
+import { type BudgetPeriod, budgetPeriodToWire } from './periods.js';
+
+/** A key as authentication returns it: with what it may call (narrowed by its team) and until when the secret works. */
+export interface AuthenticatedKeyAnswer {
+  key: Key__Output;
+  /** Spend in the key's current period. */
+  spentNanoUsd: number;
+  allowedModels: string[];
+  /** Unix ms; undefined: no end. */
+  validUntilMs: number | undefined;
+}
+
+export interface NewKeyInput {
+  name: string;
+  models: string[];
+  budgetNanoUsd: number;
+  rpm: number;
+  tpm?: number;
+  budgetPeriod?: BudgetPeriod;
+  expiresAtMs?: number;
+  teamId?: string;
+  metadata?: Record<string, string>;
+}
 
 /** The accounting service as its callers (the edge, the CLI's tests) see it. */
 export class AccountingClient {
@@ -12,15 +47,19 @@ export class AccountingClient {
     this.#client = createClient(protos().gateway.accounting.v1.AccountingService, address);
   }
 
-  async authenticateKey(keyHash: string, context?: CallContext): Promise<{ key: Key__Output; spentNanoUsd: number }> {
+  async authenticateKey(keyHash: string, context?: CallContext): Promise<AuthenticatedKeyAnswer> {
     const response = await unary(this.#client, this.#client.AuthenticateKey, { key_hash: keyHash }, context);
-    return { key: required(response.key), spentNanoUsd: response.spent_nano_usd };
+    const key = required(response.key);
+    return {
+      key,
+      spentNanoUsd: response.spent_nano_usd,
+      // An accounting of an earlier release sends no list: the key's own applies.
+      allowedModels: response.allowed_models.length > 0 ? response.allowed_models : key.models,
+      validUntilMs: response.valid_until_ms || undefined,
+    };
   }
 
-  async createKey(
-    input: { name: string; models: string[]; budgetNanoUsd: number; rpm: number; tpm?: number },
-    context?: CallContext,
-  ): Promise<{ key: Key__Output; secret: string }> {
+  async createKey(input: NewKeyInput, context?: CallContext & { audit?: AuditContext }): Promise<{ key: Key__Output; secret: string }> {
     const response = await unary(
       this.#client,
       this.#client.CreateKey,
@@ -30,10 +69,132 @@ export class AccountingClient {
         budget_nano_usd: input.budgetNanoUsd,
         rpm: input.rpm,
         tpm: input.tpm ?? 0,
+        budget_period: budgetPeriodToWire(input.budgetPeriod ?? null),
+        expires_at_ms: input.expiresAtMs ?? 0,
+        team_id: input.teamId ?? '',
+        metadata: input.metadata ?? {},
+        audit: context?.audit ?? null,
       },
       { retries: 0, ...context },
     );
     return { key: required(response.key), secret: response.secret };
+  }
+
+  /** Applies the `mask` fields of `patch`; not retried (an update is not repeated blindly). */
+  async updateKey(keyId: string, patch: KeyPatch, mask: string[], context?: CallContext & { audit?: AuditContext }): Promise<Key__Output> {
+    const response = await unary(
+      this.#client,
+      this.#client.UpdateKey,
+      { key_id: keyId, patch, update_mask: mask, audit: context?.audit ?? null },
+      { retries: 0, ...context },
+    );
+    return required(response.key);
+  }
+
+  async rotateKey(
+    keyId: string,
+    graceSeconds: number,
+    context?: CallContext & { audit?: AuditContext },
+  ): Promise<{ key: Key__Output; secret: string }> {
+    const response = await unary(
+      this.#client,
+      this.#client.RotateKey,
+      { key_id: keyId, grace_seconds: graceSeconds, audit: context?.audit ?? null },
+      { retries: 0, ...context },
+    );
+    return { key: required(response.key), secret: response.secret };
+  }
+
+  async createTeam(team: TeamFields, context?: CallContext & { audit?: AuditContext }): Promise<Team__Output> {
+    const response = await unary(
+      this.#client,
+      this.#client.CreateTeam,
+      { team, audit: context?.audit ?? null },
+      { retries: 0, ...context },
+    );
+    return requiredTeam(response.team);
+  }
+
+  async listTeams(pageSize: number, pageToken: string, context?: CallContext): Promise<{ teams: Team__Output[]; nextPageToken: string }> {
+    const response = await unary(this.#client, this.#client.ListTeams, { page_size: pageSize, page_token: pageToken }, context);
+    return { teams: response.teams, nextPageToken: response.next_page_token };
+  }
+
+  async getTeam(teamId: string, context?: CallContext): Promise<Team__Output> {
+    const response = await unary(this.#client, this.#client.GetTeam, { team_id: teamId }, context);
+    return requiredTeam(response.team);
+  }
+
+  async updateTeam(
+    teamId: string,
+    patch: TeamFields,
+    mask: string[],
+    context?: CallContext & { audit?: AuditContext },
+  ): Promise<Team__Output> {
+    const response = await unary(
+      this.#client,
+      this.#client.UpdateTeam,
+      { team_id: teamId, patch, update_mask: mask, audit: context?.audit ?? null },
+      { retries: 0, ...context },
+    );
+    return requiredTeam(response.team);
+  }
+
+  async deleteTeam(teamId: string, context?: CallContext & { audit?: AuditContext }): Promise<void> {
+    await unary(this.#client, this.#client.DeleteTeam, { team_id: teamId, audit: context?.audit ?? null }, { retries: 0, ...context });
+  }
+
+  async listSpendLogs(
+    query: { keyId?: string; teamId?: string; group?: string; fromMs?: number; toMs?: number; pageSize?: number; pageToken?: string },
+    context?: CallContext,
+  ): Promise<{ entries: SpendLogEntry__Output[]; nextPageToken: string }> {
+    const response = await unary(
+      this.#client,
+      this.#client.ListSpendLogs,
+      {
+        key_id: query.keyId ?? '',
+        team_id: query.teamId ?? '',
+        group: query.group ?? '',
+        from_ms: query.fromMs ?? 0,
+        to_ms: query.toMs ?? 0,
+        page_size: query.pageSize ?? 0,
+        page_token: query.pageToken ?? '',
+      },
+      context,
+    );
+    return { entries: response.entries, nextPageToken: response.next_page_token };
+  }
+
+  async getDailySpend(
+    query: { keyId?: string; teamId?: string; group?: string; fromDay?: string; toDay?: string },
+    context?: CallContext,
+  ): Promise<DailySpend__Output[]> {
+    const response = await unary(
+      this.#client,
+      this.#client.GetDailySpend,
+      {
+        key_id: query.keyId ?? '',
+        team_id: query.teamId ?? '',
+        group: query.group ?? '',
+        from_day: query.fromDay ?? '',
+        to_day: query.toDay ?? '',
+      },
+      context,
+    );
+    return response.days;
+  }
+
+  async listAuditEvents(
+    query: { targetId?: string; pageSize?: number; pageToken?: string },
+    context?: CallContext,
+  ): Promise<{ events: AuditEvent__Output[]; nextPageToken: string }> {
+    const response = await unary(
+      this.#client,
+      this.#client.ListAuditEvents,
+      { target_id: query.targetId ?? '', page_size: query.pageSize ?? 0, page_token: query.pageToken ?? '' },
+      context,
+    );
+    return { events: response.events, nextPageToken: response.next_page_token };
   }
 
   async listKeys(pageSize: number, pageToken: string, context?: CallContext): Promise<{ keys: Key__Output[]; nextPageToken: string }> {
@@ -46,8 +207,8 @@ export class AccountingClient {
     return { key: required(response.key), spentNanoUsd: response.spent_nano_usd };
   }
 
-  async revokeKey(keyId: string, context?: CallContext): Promise<Key__Output> {
-    const response = await unary(this.#client, this.#client.RevokeKey, { key_id: keyId }, context);
+  async revokeKey(keyId: string, context?: CallContext & { audit?: AuditContext }): Promise<Key__Output> {
+    const response = await unary(this.#client, this.#client.RevokeKey, { key_id: keyId, audit: context?.audit ?? null }, context);
     return required(response.key);
   }
 
@@ -153,6 +314,11 @@ export class AccountingClient {
 
 function required<T>(value: T | null | undefined): T {
   if (value === null || value === undefined) throw new Error('accounting answered without a key');
+  return value;
+}
+
+function requiredTeam<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Error('accounting answered without a team');
   return value;
 }
 

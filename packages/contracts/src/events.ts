@@ -32,10 +32,14 @@ export interface SpendEvent {
   lease_nano_usd?: number;
 }
 
-/** A key was created, revoked or changed: edges drop whatever they cached for it. */
+/**
+ * A key was created, revoked or changed: edges drop whatever they cached for it. A team change
+ * has an empty `key_id` and names the team: edges drop every cached key of that team.
+ */
 export interface KeyChangedEvent {
   key_id: string;
   change: 'created' | 'revoked' | 'updated';
+  team_id?: string;
 }
 
 // The wire form: gateway.events.v1 (proto/gateway/events/v1/events.proto), protobuf binary.
@@ -133,7 +137,7 @@ function checkSpendEvent(event: SpendEvent, subject: string): void {
 export function encodeKeyChangedEvent(event: KeyChangedEvent): Uint8Array {
   const change =
     event.change === 'created' ? 'KEY_CHANGE_CREATED' : event.change === 'revoked' ? 'KEY_CHANGE_REVOKED' : 'KEY_CHANGE_UPDATED';
-  return eventCodecs().KeyChangedEvent.encode({ key_id: event.key_id, change });
+  return eventCodecs().KeyChangedEvent.encode({ key_id: event.key_id, change, team_id: event.team_id ?? '' });
 }
 
 /** A key-change broadcast: protobuf bytes (or the JSON object of an earlier release). */
@@ -146,8 +150,8 @@ export function decodeKeyChangedEvent(data: unknown, subject: string): KeyChange
       throw new MalformedEventError(subject, error instanceof Error ? error.message : 'undecodable');
     }
     const change = KEY_CHANGES[message.change];
-    if (!change || !message.key_id) throw new MalformedEventError(subject, 'key_id or change');
-    return { key_id: message.key_id, change };
+    if (!change || (!message.key_id && !message.team_id)) throw new MalformedEventError(subject, 'key_id or change');
+    return { key_id: message.key_id, change, ...(message.team_id ? { team_id: message.team_id } : {}) };
   }
   if (typeof data === 'object' && data !== null) {
     const event = data as Partial<KeyChangedEvent>;

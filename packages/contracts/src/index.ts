@@ -2,7 +2,7 @@
 // (typed clients, the budget port, leases, key rules, id formats, the events and their
 // subjects) without loading the service itself. Services import this, never each other.
 
-export { AccountingClient, accountingBudget } from './accounting.js';
+export { AccountingClient, accountingBudget, type AuthenticatedKeyAnswer, type NewKeyInput } from './accounting.js';
 export { ChatClient, type Completion, type CompletionCall, type CompletionStream } from './chat.js';
 export { VideoClient, videoJobStatus, videoStatusMessage, type CreateVideoCall, type VideoJobStatus } from './video.js';
 export { perCallBudget, unlimitedBudget, type BudgetAuthority, type BudgetClaim, type CallBudget, type ReserveInput } from './budget.js';
@@ -11,3 +11,4 @@ export { ALL_MODELS, hashSecret, KEY_PREFIX, keyAllows, looksLikeSecret } from '
 export { newCompletionId } from './completions.js';
 export { groupMode, modeMessage, type GroupMode } from './groups.js';
 export * from './events.js';
+export { BUDGET_PERIODS, budgetPeriodFromWire, budgetPeriodToWire, type BudgetPeriod } from './periods.js';

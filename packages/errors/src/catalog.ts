@@ -95,6 +95,24 @@ export const errorCatalog = {
     type: 'invalid_request_error',
     message: 'No key with that id.',
   },
+  key_revoked: {
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    http: 409,
+    type: 'invalid_request_error',
+    message: 'This key is revoked and cannot change; create a new one.',
+  },
+  team_not_found: {
+    grpc: GrpcStatus.NOT_FOUND,
+    http: 404,
+    type: 'invalid_request_error',
+    message: 'No team with that id.',
+  },
+  team_not_empty: {
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    http: 409,
+    type: 'invalid_request_error',
+    message: 'The team still has keys that are not revoked; move or revoke them first.',
+  },
   video_not_found: {
     grpc: GrpcStatus.NOT_FOUND,
     http: 404,

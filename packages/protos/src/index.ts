@@ -56,6 +56,15 @@ export type { HealthCheckResponse__Output } from './generated/grpc/health/v1/Hea
 export type { ModelGroup, ModelGroup__Output } from './generated/gateway/common/v1/ModelGroup.js';
 export type { ModelGroupMode__Output } from './generated/gateway/common/v1/ModelGroupMode.js';
 export type { Key, Key__Output } from './generated/gateway/accounting/v1/Key.js';
+export type { Team, Team__Output } from './generated/gateway/accounting/v1/Team.js';
+export type { TeamFields, TeamFields__Output } from './generated/gateway/accounting/v1/TeamFields.js';
+export type { KeyPatch, KeyPatch__Output } from './generated/gateway/accounting/v1/KeyPatch.js';
+export type { Balance, Balance__Output } from './generated/gateway/accounting/v1/Balance.js';
+export type { BudgetPeriod as BudgetPeriodEnum, BudgetPeriod__Output } from './generated/gateway/accounting/v1/BudgetPeriod.js';
+export type { AuditContext, AuditContext__Output } from './generated/gateway/accounting/v1/AuditContext.js';
+export type { AuditEvent, AuditEvent__Output } from './generated/gateway/accounting/v1/AuditEvent.js';
+export type { SpendLogEntry, SpendLogEntry__Output } from './generated/gateway/accounting/v1/SpendLogEntry.js';
+export type { DailySpend, DailySpend__Output } from './generated/gateway/accounting/v1/DailySpend.js';
 export type { ReserveBudgetRequest__Output } from './generated/gateway/accounting/v1/ReserveBudgetRequest.js';
 export type { GroupUsage, GroupUsage__Output } from './generated/gateway/accounting/v1/GroupUsage.js';
 export type { GetUsageResponse, GetUsageResponse__Output } from './generated/gateway/accounting/v1/GetUsageResponse.js';

@@ -57,6 +57,16 @@ describe('generated proto types', () => {
       'ReleaseReservation',
       'ReserveBudgets',
       'LeaseBudget',
+      'UpdateKey',
+      'RotateKey',
+      'CreateTeam',
+      'ListTeams',
+      'GetTeam',
+      'UpdateTeam',
+      'DeleteTeam',
+      'ListSpendLogs',
+      'GetDailySpend',
+      'ListAuditEvents',
     ]);
     expect(Object.keys(all.gateway.chat.v1.ChatService.service)).toEqual(['ListModels', 'CreateChatCompletion', 'StreamChatCompletion']);
     expect(Object.keys(all.gateway.video.v1.VideoService.service)).toEqual([

@@ -8,6 +8,8 @@ import { KeyRepository } from './domain/keys.js';
 import { Reservations } from './domain/reservations.js';
 import { Ledger } from './domain/ledger.js';
 import { DeadLetters } from './domain/dead-letters.js';
+import { AuditLog } from './domain/audit.js';
+import { TeamRepository } from './domain/teams.js';
 import { accountingHandlers } from './handlers.js';
 import { consumeSpendEvents } from './spend-consumer.js';
 
@@ -19,11 +21,14 @@ export interface AccountingDeps extends ServiceDeps {
    * their 15-minute sweep. Holds of single calls and video jobs stay: their jobs go on.
    */
   leasesEndWithProcess?: boolean;
+  /** Unix ms now: budget periods, expiry and grace are judged by it (tests move it). */
+  clock?: () => number;
 }
 
 export interface AccountingApp {
   server: GrpcServer;
   keys: KeyRepository;
+  teams: TeamRepository;
   ledger: Ledger;
   reservations: Reservations;
   /** Spend events that could not be decoded, kept aside. */
@@ -35,11 +40,14 @@ export interface AccountingApp {
 /** Wires the accounting domain to its gRPC handlers and the spend consumer. */
 export async function buildAccountingApp(deps: AccountingDeps): Promise<AccountingApp> {
   const { store, bus, logger, config } = deps;
-  const keys = await KeyRepository.open(store, config);
-  await keys.backfillAvailable();
-  // Balances live on the key documents in the store, in both modes (docs/architecture.md, "Budget authority").
-  const reservations = await Reservations.open(store, keys);
-  const ledger = await Ledger.open(store, reservations);
+  const clock = deps.clock ?? Date.now;
+  const keys = await KeyRepository.open(store, config, clock);
+  await keys.backfill();
+  const teams = await TeamRepository.open(store, config, clock);
+  // Balances live on the key and team documents in the store, in both modes (docs/architecture.md, "Budget authority").
+  const reservations = await Reservations.open(store, keys, teams, clock);
+  const ledger = await Ledger.open(store, keys, reservations, clock);
+  const audit = await AuditLog.open(store, clock);
   if (deps.leasesEndWithProcess) {
     const released = await reservations.releaseLeases();
     if (released > 0) logger.info({ released }, 'gave back the budget leases of the previous run');
@@ -54,7 +62,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   server.addService(
     'gateway.accounting.v1.AccountingService',
     protos().gateway.accounting.v1.AccountingService.service,
-    accountingHandlers({ server, keys, reservations, ledger, bus, logger }),
+    accountingHandlers({ server, store, keys, teams, reservations, ledger, audit, bus, logger, clock }),
   );
 
   const deadLetters = await DeadLetters.open(store);
@@ -75,6 +83,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   return {
     server,
     keys,
+    teams,
     ledger,
     reservations,
     deadLetters,

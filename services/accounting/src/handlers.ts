@@ -1,99 +1,246 @@
 import type { Bus } from '@gateway/bus';
-import { encodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, type KeyChangedEvent } from '@gateway/contracts';
+import { budgetPeriodFromWire, encodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, keyAllows, type KeyChangedEvent } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import type { GrpcServer } from '@gateway/grpc';
 import { fieldsOf, type Logger } from '@gateway/logging';
-import type { AccountingServiceHandlers, Key, ReserveBudgetRequest__Output } from '@gateway/protos';
-import { keyAllows, type KeyRecord, type KeyRepository } from './domain/keys.js';
+import type {
+  AccountingServiceHandlers,
+  AuditContext__Output,
+  KeyPatch__Output,
+  ReserveBudgetRequest__Output,
+  TeamFields__Output,
+} from '@gateway/protos';
+import type { DocumentStore } from '@gateway/store';
+import { type AuditLog, type AuditSource, diff } from './domain/audit.js';
+import { balanceView } from './domain/balances.js';
+import type { KeyChanges, KeyRecord, KeyRepository } from './domain/keys.js';
 import type { Ledger } from './domain/ledger.js';
+import { DAY_MS, utcDay } from './domain/periods.js';
 import type { Reservations } from './domain/reservations.js';
+import type { TeamInput, TeamRecord, TeamRepository } from './domain/teams.js';
+import { effectiveModels } from './domain/validation.js';
+import { keyAuditView, keyMessage, spendLogMessage, teamAuditView, teamMessage } from './messages.js';
 
 // The gRPC handlers of gateway.accounting.v1.AccountingService: requests to domain calls and
-// back; app.ts wires them.
+// back; app.ts wires them. Admin changes and their audit entries are written together.
 
 export interface HandlerDeps {
   server: GrpcServer;
+  store: DocumentStore;
   keys: KeyRepository;
+  teams: TeamRepository;
   reservations: Reservations;
   ledger: Ledger;
+  audit: AuditLog;
   bus: Bus;
   logger: Logger;
+  clock: () => number;
 }
 
-/** A stored key as it crosses gRPC: never its hash. */
-export function keyMessage(key: KeyRecord): Key {
-  return {
-    id: key._id,
-    name: key.name,
-    models: key.models,
-    budget_nano_usd: key.budget_nano_usd,
-    rpm: key.rpm,
-    created_at_ms: key.created_at.getTime(),
-    revoked_at_ms: key.revoked_at ? key.revoked_at.getTime() : 0,
-    hint: key.hint,
-    tpm: key.tpm ?? 0,
-  };
+export { keyMessage };
+
+const KEY_PATCH_FIELDS = new Set([
+  'name',
+  'models',
+  'budget_nano_usd',
+  'rpm',
+  'tpm',
+  'budget_period',
+  'expires_at_ms',
+  'team_id',
+  'metadata',
+]);
+const TEAM_FIELDS = new Set(['name', 'models', 'budget_nano_usd', 'budget_period', 'rpm', 'tpm', 'metadata']);
+
+function checkMask(mask: readonly string[], allowed: ReadonlySet<string>): Set<string> {
+  for (const field of mask) {
+    if (!allowed.has(field)) throw new GatewayError('invalid_request', { param: field, message: `'${field}' cannot be changed` });
+  }
+  return new Set(mask);
+}
+
+function keyChanges(patch: KeyPatch__Output | null, mask: Set<string>): KeyChanges {
+  const p = patch ?? ({} as Partial<KeyPatch__Output>);
+  const changes: KeyChanges = {};
+  if (mask.has('name')) changes.name = p.name ?? '';
+  if (mask.has('models')) changes.models = p.models ?? [];
+  if (mask.has('budget_nano_usd')) changes.budgetNanoUsd = p.budget_nano_usd ?? 0;
+  if (mask.has('rpm')) changes.rpm = p.rpm ?? 0;
+  if (mask.has('tpm')) changes.tpm = p.tpm ?? 0;
+  if (mask.has('budget_period')) changes.budgetPeriod = budgetPeriodFromWire(p.budget_period ?? '');
+  if (mask.has('expires_at_ms')) changes.expiresAtMs = p.expires_at_ms ?? 0;
+  if (mask.has('team_id')) changes.teamId = p.team_id || null;
+  if (mask.has('metadata')) changes.metadata = p.metadata ?? {};
+  return changes;
+}
+
+function teamInput(fields: TeamFields__Output | null, mask: Set<string> | 'all'): TeamInput {
+  const f = fields ?? ({} as Partial<TeamFields__Output>);
+  const has = (field: string) => mask === 'all' || mask.has(field);
+  const input: TeamInput = {};
+  if (has('name')) input.name = f.name ?? '';
+  if (has('models')) input.models = mask === 'all' && (f.models ?? []).length === 0 ? ['*'] : (f.models ?? []);
+  if (has('budget_nano_usd')) input.budgetNanoUsd = f.has_budget ? (f.budget_nano_usd ?? 0) : null;
+  if (has('budget_period')) input.budgetPeriod = budgetPeriodFromWire(f.budget_period ?? '');
+  if (has('rpm')) input.rpm = f.rpm ?? 0;
+  if (has('tpm')) input.tpm = f.tpm ?? 0;
+  if (has('metadata')) input.metadata = f.metadata ?? {};
+  return input;
+}
+
+function source(audit: AuditContext__Output | null): AuditSource | null {
+  return audit ? { route: audit.route, request_id: audit.request_id } : null;
 }
 
 /** The service's handlers, each wrapped by `server.unary` (errors to statuses, scope, metrics). */
-export function accountingHandlers({ server, keys, reservations, ledger, bus, logger }: HandlerDeps): AccountingServiceHandlers {
+export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers {
+  const { server, store, keys, teams, reservations, ledger, audit, bus, logger, clock } = deps;
   const { book } = reservations;
-  const keyChanged = (key_id: string, change: KeyChangedEvent['change']) =>
-    bus.broadcast(KEYS_CHANGED_SUBJECT, encodeKeyChangedEvent({ key_id, change })).catch((error: unknown) => {
-      logger.warn({ err: error, keyId: key_id }, 'could not announce a key change; edges fall back to their cache expiry');
+  const announce = (event: KeyChangedEvent) =>
+    bus.broadcast(KEYS_CHANGED_SUBJECT, encodeKeyChangedEvent(event)).catch((error: unknown) => {
+      logger.warn(
+        { err: error, keyId: event.key_id, teamId: event.team_id },
+        'could not announce a key change; edges fall back to their cache expiry',
+      );
     });
 
+  /** The key's team when it has one that is not deleted. */
+  const liveTeam = async (key: KeyRecord): Promise<TeamRecord | null> => {
+    const team = await book.teamOf(key);
+    return team && team.deleted_at === null ? team : null;
+  };
+
+  /** A team a key may be put in: 422 naming team_id when there is none by that id. */
+  const checkTeam = async (teamId: string | null | undefined): Promise<void> => {
+    if (!teamId) return;
+    await teams.get(teamId).catch((error: unknown) => {
+      if (error instanceof GatewayError && error.code === 'team_not_found') {
+        throw new GatewayError('invalid_request', { param: 'team_id', message: `no team with id "${teamId}"` });
+      }
+      throw error;
+    });
+  };
+
+  /** The key ready for a call on `group`: usable, allowed by itself and its team. */
+  const callable = async (keyId: string, group: string): Promise<{ key: KeyRecord; team: TeamRecord | null }> => {
+    const key = await keys.get(keyId);
+    keys.usable(key);
+    const team = await liveTeam(key);
+    if (!keyAllows({ models: effectiveModels(key.models, team?.models) }, group)) throw new GatewayError('model_not_allowed');
+    return { key, team };
+  };
+
   const reserve = async (request: ReserveBudgetRequest__Output): Promise<number> => {
-    const key = await keys.get(request.key_id);
-    if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
-    if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
-    await reservations.countRequest(key);
-    return reservations.reserve(key, request.group, request.amount_nano_usd, request.reservation_id);
+    const { key, team } = await callable(request.key_id, request.group);
+    await reservations.countRequest(key, team);
+    return reservations.reserve(key, team, request.group, request.amount_nano_usd, request.reservation_id);
   };
 
   return {
     AuthenticateKey: server.unary('AuthenticateKey', async (request) => {
-      const key = await keys.authenticate(request.key_hash);
-      return { key: keyMessage(key), spent_nano_usd: book.figures(key).spent };
+      const { key, validUntilMs } = await keys.authenticate(request.key_hash);
+      const team = await liveTeam(key);
+      const message = keyMessage(key, clock());
+      return {
+        key: message,
+        spent_nano_usd: message.balance?.spent_nano_usd ?? 0,
+        allowed_models: effectiveModels(key.models, team?.models),
+        valid_until_ms: validUntilMs ?? 0,
+      };
     }),
     CreateKey: server.unary('CreateKey', async (request, call) => {
-      const { key, secret } = await keys.create({
-        name: request.name,
-        models: request.models,
-        budgetNanoUsd: request.budget_nano_usd,
-        rpm: request.rpm,
-        tpm: request.tpm,
+      await checkTeam(request.team_id);
+      const { key, secret } = await store.atomically(async () => {
+        const created = await keys.create({
+          name: request.name,
+          models: request.models,
+          budgetNanoUsd: request.budget_nano_usd,
+          rpm: request.rpm,
+          tpm: request.tpm,
+          budgetPeriod: budgetPeriodFromWire(request.budget_period),
+          expiresAtMs: request.expires_at_ms,
+          teamId: request.team_id || null,
+          metadata: request.metadata,
+        });
+        await audit.record('key.created', created.key._id, source(request.audit), diff({}, keyAuditView(created.key)));
+        return created;
       });
       logger.info({ ...fieldsOf(call.scope), keyId: key._id, name: key.name }, 'key created');
-      await keyChanged(key._id, 'created');
-      return { key: keyMessage(key), secret };
+      await announce({ key_id: key._id, change: 'created' });
+      return { key: keyMessage(key, clock()), secret };
     }),
     ListKeys: server.unary('ListKeys', async (request) => {
       const page = await keys.list(request.page_size, request.page_token);
-      return { keys: page.keys.map(keyMessage), next_page_token: page.nextPageToken };
+      const now = clock();
+      return { keys: page.keys.map((k) => keyMessage(k, now)), next_page_token: page.nextPageToken };
     }),
     GetKey: server.unary('GetKey', async (request) => {
       const key = await keys.get(request.key_id);
-      return { key: keyMessage(key), spent_nano_usd: book.figures(key).spent };
+      const message = keyMessage(key, clock());
+      return { key: message, spent_nano_usd: message.balance?.spent_nano_usd ?? 0 };
+    }),
+    UpdateKey: server.unary('UpdateKey', async (request, call) => {
+      const changes = keyChanges(request.patch, checkMask(request.update_mask, KEY_PATCH_FIELDS));
+      if (changes.teamId !== undefined) await checkTeam(changes.teamId);
+      const { after, changed } = await store.atomically(async () => {
+        const { before, after } = await keys.update(request.key_id, changes, (start) =>
+          ledger.spentSince({ keyId: request.key_id }, start),
+        );
+        const changed = diff(keyAuditView(before), keyAuditView(after));
+        if (Object.keys(changed).length > 0) await audit.record('key.updated', after._id, source(request.audit), changed);
+        return { after, changed };
+      });
+      if (Object.keys(changed).length > 0) {
+        logger.info({ ...fieldsOf(call.scope), keyId: after._id, fields: Object.keys(changed) }, 'key updated');
+        await announce({ key_id: after._id, change: 'updated' });
+      }
+      return { key: keyMessage(after, clock()) };
+    }),
+    RotateKey: server.unary('RotateKey', async (request, call) => {
+      const { after, secret } = await store.atomically(async () => {
+        const rotated = await keys.rotate(request.key_id, request.grace_seconds);
+        await audit.record('key.rotated', rotated.after._id, source(request.audit), {
+          hint: { from: rotated.before.hint, to: rotated.after.hint },
+          grace_seconds: { from: null, to: request.grace_seconds },
+        });
+        return rotated;
+      });
+      logger.info({ ...fieldsOf(call.scope), keyId: after._id, graceSeconds: request.grace_seconds }, 'key rotated');
+      await announce({ key_id: after._id, change: 'updated' });
+      return { key: keyMessage(after, clock()), secret };
     }),
     RevokeKey: server.unary('RevokeKey', async (request, call) => {
-      const { key, changed } = await keys.revoke(request.key_id);
+      const { key, changed } = await store.atomically(async () => {
+        const revoked = await keys.revoke(request.key_id);
+        if (revoked.changed) {
+          await audit.record('key.revoked', revoked.key._id, source(request.audit), {
+            revoked_at: { from: null, to: Math.floor((revoked.key.revoked_at?.getTime() ?? 0) / 1000) },
+          });
+        }
+        return revoked;
+      });
       if (changed) {
         logger.info({ ...fieldsOf(call.scope), keyId: key._id }, 'key revoked');
-        await keyChanged(key._id, 'revoked');
+        await announce({ key_id: key._id, change: 'revoked' });
       }
-      return { key: keyMessage(key) };
+      return { key: keyMessage(key, clock()) };
     }),
     GetUsage: server.unary('GetUsage', async (request) => {
       const key = await keys.get(request.key_id);
-      const groups = await ledger.usageOf(key._id);
-      const { spent, reserved } = book.figures(key);
+      const team = await liveTeam(key);
+      const now = clock();
+      const view = balanceView(key, now);
+      // Periodic budgets: the groups' spend in this period (periods start at UTC midnights, so the daily spend sums it exactly).
+      const groups = key.budget_period ? await ledger.groupsSince(key._id, view.periodStartMs) : await ledger.usageOf(key._id);
+      const daily = await ledger.recentDays(key._id, 30);
       return {
-        key: keyMessage(key),
-        spent_nano_usd: spent,
-        reserved_nano_usd: reserved,
+        key: keyMessage(key, now),
+        spent_nano_usd: view.spent,
+        reserved_nano_usd: view.reserved,
         groups: groups.map((g) => ({ group: g.group, spent_nano_usd: g.spent_nano_usd, requests: g.requests })),
-        period_start_ms: key.created_at.getTime(),
+        period_start_ms: view.periodStartMs,
+        team: team ? teamMessage(team, now) : null,
+        daily: daily.map((d) => ({ day: d.day, group: '', spent_nano_usd: d.spent_nano_usd, requests: d.requests })),
       };
     }),
     ReserveBudget: server.unary('ReserveBudget', async (request) => ({ available_nano_usd: await reserve(request) })),
@@ -119,12 +266,11 @@ export function accountingHandlers({ server, keys, reservations, ledger, bus, lo
       return {};
     }),
     LeaseBudget: server.unary('LeaseBudget', async (request) => {
-      const key = await keys.get(request.key_id);
-      if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
-      if (!keyAllows(key, request.group)) throw new GatewayError('model_not_allowed');
+      const { key, team } = await callable(request.key_id, request.group);
       const previous = request.return_lease_id ? { leaseId: request.return_lease_id, unused: request.return_nano_usd } : undefined;
       const { granted, perCall } = await reservations.lease(
         key,
+        team,
         request.group,
         request.lease_id,
         request.min_nano_usd,
@@ -132,6 +278,87 @@ export function accountingHandlers({ server, keys, reservations, ledger, bus, lo
         previous,
       );
       return { granted_nano_usd: granted, per_call: perCall };
+    }),
+    CreateTeam: server.unary('CreateTeam', async (request, call) => {
+      const team = await store.atomically(async () => {
+        const created = await teams.create(teamInput(request.team, 'all'));
+        await audit.record('team.created', created._id, source(request.audit), diff({}, teamAuditView(created)));
+        return created;
+      });
+      logger.info({ ...fieldsOf(call.scope), teamId: team._id, name: team.name }, 'team created');
+      return { team: teamMessage(team, clock()) };
+    }),
+    ListTeams: server.unary('ListTeams', async (request) => {
+      const page = await teams.list(request.page_size, request.page_token);
+      const now = clock();
+      return { teams: page.teams.map((t) => teamMessage(t, now)), next_page_token: page.nextPageToken };
+    }),
+    GetTeam: server.unary('GetTeam', async (request) => ({ team: teamMessage(await teams.get(request.team_id), clock()) })),
+    UpdateTeam: server.unary('UpdateTeam', async (request, call) => {
+      const input = teamInput(request.patch, checkMask(request.update_mask, TEAM_FIELDS));
+      const { after, changed } = await store.atomically(async () => {
+        const { before, after } = await teams.update(request.team_id, input, (start) =>
+          ledger.spentSince({ teamId: request.team_id }, start),
+        );
+        const changed = diff(teamAuditView(before), teamAuditView(after));
+        if (Object.keys(changed).length > 0) await audit.record('team.updated', after._id, source(request.audit), changed);
+        return { after, changed };
+      });
+      if (Object.keys(changed).length > 0) {
+        logger.info({ ...fieldsOf(call.scope), teamId: after._id, fields: Object.keys(changed) }, 'team updated');
+        // Its keys' allowed models may have changed: edges drop them.
+        await announce({ key_id: '', change: 'updated', team_id: after._id });
+      }
+      return { team: teamMessage(after, clock()) };
+    }),
+    DeleteTeam: server.unary('DeleteTeam', async (request, call) => {
+      await store.atomically(async () => {
+        const team = await teams.get(request.team_id);
+        if ((await keys.activeInTeam(team._id, 1)).length > 0) throw new GatewayError('team_not_empty');
+        await teams.delete(team._id);
+        await audit.record('team.deleted', team._id, source(request.audit), diff(teamAuditView(team), {}));
+      });
+      logger.info({ ...fieldsOf(call.scope), teamId: request.team_id }, 'team deleted');
+      await announce({ key_id: '', change: 'updated', team_id: request.team_id });
+      return {};
+    }),
+    ListSpendLogs: server.unary('ListSpendLogs', async (request) => {
+      const page = await ledger.spendLogs({
+        keyId: request.key_id,
+        teamId: request.team_id,
+        group: request.group,
+        fromMs: request.from_ms,
+        toMs: request.to_ms,
+        limit: request.page_size,
+        after: request.page_token,
+      });
+      return { entries: page.entries.map(spendLogMessage), next_page_token: page.next };
+    }),
+    GetDailySpend: server.unary('GetDailySpend', async (request) => {
+      const today = clock();
+      const rows = await ledger.dailySpend({
+        keyId: request.key_id,
+        teamId: request.team_id,
+        group: request.group,
+        fromDay: request.from_day || utcDay(today - 29 * DAY_MS),
+        toDay: request.to_day || utcDay(today),
+      });
+      return { days: rows.map((r) => ({ day: r.day, group: r.group, spent_nano_usd: r.spent_nano_usd, requests: r.requests })) };
+    }),
+    ListAuditEvents: server.unary('ListAuditEvents', async (request) => {
+      const page = await audit.list(request.target_id, request.page_size, request.page_token);
+      return {
+        events: page.events.map((e) => ({
+          id: e._id,
+          created_at_ms: e.created_at.getTime(),
+          action: e.action,
+          target_id: e.target_id,
+          route: e.route,
+          request_id: e.request_id,
+          changes_json: JSON.stringify(e.changes),
+        })),
+        next_page_token: page.next,
+      };
     }),
   };
 }

@@ -158,8 +158,16 @@ async function openReservations() {
   const store = new SqliteStore(dir);
   const { KeyRepository } = await import('../src/domain/keys.js');
   const { Reservations } = await import('../src/domain/reservations.js');
-  const keys = await KeyRepository.open(store, await loadConfig(exampleConfigPath));
-  return { store, keys, reservations: await Reservations.open(store, keys) };
+  const { TeamRepository } = await import('../src/domain/teams.js');
+  const config = await loadConfig(exampleConfigPath);
+  const keys = await KeyRepository.open(store, config);
+  const teams = await TeamRepository.open(store, config);
+  return { store, keys, teams, reservations: await Reservations.open(store, keys, teams) };
+}
+
+/** Spent and reserved as the key document says. */
+function figures(key: { spent_nano_usd: number; reserved_nano_usd: number }) {
+  return { spent: key.spent_nano_usd, reserved: key.reserved_nano_usd };
 }
 
 describe('reservations', () => {
@@ -202,18 +210,20 @@ describe('reservations', () => {
   it('never over-commit a budget when 50 holds race', async () => {
     const { store, keys, reservations } = await openReservations();
     const { key } = await keys.create({ name: 'race', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
-    const results = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => reservations.reserve(key, 'g', 30, `chatcmpl-${i}`)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) => reservations.reserve(key, null, 'g', 30, `chatcmpl-${i}`)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(33);
-    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 990 });
+    expect(figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 990 });
     await store.close();
   });
 
   it('sweep holds older than the configured age back to the key', async () => {
     const { store, keys, reservations } = await openReservations();
     const { key } = await keys.create({ name: 's', models: ['*'], budgetNanoUsd: 100, rpm: 0 });
-    await reservations.reserve(key, 'g', 60, 'video_old');
-    expect(await reservations.book.figures(await keys.get(key._id))).toMatchObject({ reserved: 60 });
-    await expect(reservations.reserve(key, 'g', 41, 'video_more')).rejects.toMatchObject({ code: 'budget_exceeded' });
+    await reservations.reserve(key, null, 'g', 60, 'video_old');
+    expect(figures(await keys.get(key._id))).toMatchObject({ reserved: 60 });
+    await expect(reservations.reserve(key, null, 'g', 41, 'video_more')).rejects.toMatchObject({ code: 'budget_exceeded' });
     expect(await reservations.sweep(60_000, Date.now())).toBe(0);
     expect(await reservations.sweep(60_000, Date.now() + 61_000)).toBe(1);
     const after = await keys.get(key._id);
@@ -227,40 +237,40 @@ describe('budget leases', () => {
     const { store, keys, reservations } = await openReservations();
     const { key } = await keys.create({ name: 'lease', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
     // At most half of what is left, at least what the asking call needs.
-    expect(await reservations.lease(key, 'g', `lease_1`, 30, 900, undefined)).toEqual({ granted: 500, perCall: false });
-    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 500 });
+    expect(await reservations.lease(key, null, 'g', `lease_1`, 30, 900, undefined)).toEqual({ granted: 500, perCall: false });
+    expect(figures(await keys.get(key._id))).toEqual({ spent: 0, reserved: 500 });
     // Two calls drew 30 each; one spent 12, the other 30 (its whole part): the lease shrinks by both parts.
-    await reservations.book.settlePart(key._id, `lease_1`, 30, 12);
-    await reservations.book.settlePart(key._id, `lease_1`, 30, 30);
-    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 440 });
+    await reservations.book.settle(await keys.get(key._id), `lease_1`, 12, 30);
+    await reservations.book.settle(await keys.get(key._id), `lease_1`, 30, 30);
+    expect(figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 440 });
     // The next lease gives back the first one's undrawn 400 in the same step; 40 stay held for a call still running.
-    expect(await reservations.lease(key, 'g', `lease_2`, 30, 100, { leaseId: `lease_1`, unused: 400 })).toEqual({
+    expect(await reservations.lease(key, null, 'g', `lease_2`, 30, 100, { leaseId: `lease_1`, unused: 400 })).toEqual({
       granted: 100,
       perCall: false,
     });
-    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
+    expect(figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 140 });
     // That running call fails: its part goes back, and the first lease is gone.
     await reservations.book.release(`lease_1`, 40, key._id);
-    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 100 });
+    expect(figures(await keys.get(key._id))).toEqual({ spent: 42, reserved: 100 });
     // A spend naming a lease that is gone is still spend.
-    await reservations.book.settlePart(key._id, `lease_1`, 10, 5);
-    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 47, reserved: 100 });
+    await reservations.book.settle(await keys.get(key._id), `lease_1`, 5, 10);
+    expect(figures(await keys.get(key._id))).toEqual({ spent: 47, reserved: 100 });
     // Little left: the grant shrinks to half of it, then to what the call needs, then nothing fits.
     await reservations.book.release(`lease_2`, 100);
-    await reservations.book.settlePart(key._id, 'lease_none', 0, 900);
-    expect(await reservations.lease(key, 'g', `lease_3`, 10, 1000, undefined)).toEqual({ granted: 26, perCall: false });
-    expect(await reservations.lease(key, 'g', `lease_4`, 20, 1000, undefined)).toEqual({ granted: 20, perCall: false });
-    await expect(reservations.lease(key, 'g', `lease_5`, 8, 1000, undefined)).rejects.toMatchObject({ code: 'budget_exceeded' });
+    await reservations.book.settle(await keys.get(key._id), 'lease_none', 900, 0);
+    expect(await reservations.lease(key, null, 'g', `lease_3`, 10, 1000, undefined)).toEqual({ granted: 26, perCall: false });
+    expect(await reservations.lease(key, null, 'g', `lease_4`, 20, 1000, undefined)).toEqual({ granted: 20, perCall: false });
+    await expect(reservations.lease(key, null, 'g', `lease_5`, 8, 1000, undefined)).rejects.toMatchObject({ code: 'budget_exceeded' });
     // Leases a crashed caller left go back after 15 minutes, sooner than single holds.
     expect(await reservations.sweep(6 * 3600_000, Date.now() + 16 * 60_000)).toBe(2);
-    expect(await reservations.book.figures(await keys.get(key._id))).toEqual({ spent: 947, reserved: 0 });
+    expect(figures(await keys.get(key._id))).toEqual({ spent: 947, reserved: 0 });
     await store.close();
   });
 
   it('are not given to keys with rate limits: each of their calls is counted', async () => {
     const { store, keys, reservations } = await openReservations();
     const { key } = await keys.create({ name: 'rpm', models: ['*'], budgetNanoUsd: 1000, rpm: 5 });
-    expect(await reservations.lease(key, 'g', 'lease_rpm', 10, 100, undefined)).toEqual({ granted: 0, perCall: true });
+    expect(await reservations.lease(key, null, 'g', 'lease_rpm', 10, 100, undefined)).toEqual({ granted: 0, perCall: true });
     await store.close();
   });
 

@@ -72,7 +72,9 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
 
   const keyChanges = await bus.subscribe<unknown>(KEYS_CHANGED_SUBJECT, (data, subject) => {
     try {
-      authenticator.forget(decodeKeyChangedEvent(data, subject).key_id);
+      const change = decodeKeyChangedEvent(data, subject);
+      if (change.key_id) authenticator.forget(change.key_id);
+      if (change.team_id) authenticator.forgetTeam(change.team_id);
     } catch (error) {
       // A malformed broadcast names no key to drop; cached keys still expire within the TTL.
       busEventsRejectedSeries(subject).inc();

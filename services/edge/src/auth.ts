@@ -1,12 +1,13 @@
 import type { RequestContext } from '@gateway/logging';
-import { hashSecret, looksLikeSecret, type AccountingClient } from '@gateway/contracts';
+import { hashSecret, keyAllows, looksLikeSecret, type AccountingClient, type AuthenticatedKeyAnswer } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
-import type { Key__Output } from '@gateway/protos';
 
-/** The caller of a /v1 request, as accounting described its key. */
-export interface AuthenticatedKey {
-  key: Key__Output;
-  spentNanoUsd: number;
+/** The caller of a /v1 request, as accounting described its key (models narrowed by its team). */
+export type AuthenticatedKey = AuthenticatedKeyAnswer;
+
+/** Whether the caller may call a group: its key's list and its team's both allow it. */
+export function callerMay(caller: AuthenticatedKey, groupId: string): boolean {
+  return keyAllows({ models: caller.allowedModels }, groupId);
 }
 
 interface CacheEntry {
@@ -29,12 +30,14 @@ export function bearerSecret(header: string | undefined): string {
 
 /**
  * Resolves secrets to keys through accounting, remembering answers for a short time (at most
- * 2 s, so a revocation always takes effect within that) and forgetting a key at once when a
- * key-change event names it. Concurrent lookups of the same key share one call.
+ * 2 s, so a revocation always takes effect within that, and never past the moment the secret
+ * stops working: expiry, the end of a rotation's grace) and forgetting a key at once when a
+ * key-change event names it or its team. Concurrent lookups of the same key share one call.
  */
 export class KeyAuthenticator {
   readonly #cache = new Map<string, CacheEntry>();
-  readonly #hashById = new Map<string, string>();
+  /** Every cached secret hash of a key (two while a rotation's grace lasts). */
+  readonly #hashesById = new Map<string, Set<string>>();
   readonly #inFlight = new Map<string, Promise<AuthenticatedKey>>();
 
   constructor(
@@ -56,9 +59,15 @@ export class KeyAuthenticator {
 
   /** Drops whatever is cached for a key (it was revoked or changed). */
   forget(keyId: string): void {
-    const hash = this.#hashById.get(keyId);
-    if (hash) this.#cache.delete(hash);
-    this.#hashById.delete(keyId);
+    for (const hash of this.#hashesById.get(keyId) ?? []) this.#cache.delete(hash);
+    this.#hashesById.delete(keyId);
+  }
+
+  /** Drops every cached key of a team (the team changed: its models, limits or existence). */
+  forgetTeam(teamId: string): void {
+    for (const entry of [...this.#cache.values()]) {
+      if (entry.value.key.team_id === teamId) this.forget(entry.value.key.id);
+    }
   }
 
   async #lookUp(hash: string, context: RequestContext): Promise<AuthenticatedKey> {
@@ -69,8 +78,11 @@ export class KeyAuthenticator {
         if (oldest !== undefined) this.#cache.delete(oldest);
       }
       this.#cache.delete(hash);
-      this.#cache.set(hash, { value, expiresAt: Date.now() + this.ttlMs });
-      this.#hashById.set(value.key.id, hash);
+      const expiresAt = Math.min(Date.now() + this.ttlMs, value.validUntilMs ?? Number.POSITIVE_INFINITY);
+      this.#cache.set(hash, { value, expiresAt });
+      const hashes = this.#hashesById.get(value.key.id) ?? new Set<string>();
+      hashes.add(hash);
+      this.#hashesById.set(value.key.id, hashes);
     }
     return value;
   }

@@ -1,53 +1,125 @@
+import { GatewayError } from '@gateway/errors';
+import type { Hold } from './balances.js';
 import type { KeyRecord, KeyRepository } from './keys.js';
+import { periodEndOf } from './periods.js';
+import type { TeamRecord, TeamRepository } from './teams.js';
 
-// Where a key's live balance is kept: on the key document in the store. Every hold and
-// settlement is one conditional atomic update of that document, so any number of accounting
-// replicas can share it (MongoDB), and the embedded store (SQLite) does the same in tens of
-// microseconds, with nothing kept in this process's memory. docs/architecture.md, "Budget
-// authority", has the measurement.
+// Where a call's money moves: holds, settlements and releases on its key and, when the key is
+// in a team with a budget, on the team too, under the same hold id. The team is held first and
+// given back when the key's hold does not fit, so neither budget is ever committed beyond
+// itself however many calls of however many keys race. Balances live on the key and team
+// documents in the store, in both modes (docs/architecture.md, "Budget authority").
 
 /** What a hold id may be: it becomes part of a field path (`holds.<id>`), so nothing else is let near the store. */
 export const HOLD_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
+const ROUNDS = 4;
+
+function usd(nanos: number): string {
+  return (nanos / 1e9).toFixed(6);
+}
+
+function resetNote(account: KeyRecord | TeamRecord): string {
+  const end = periodEndOf(account.budget_period, account.period_start_ms);
+  return end === undefined ? '' : ` Its ${account.budget_period} budget resets at ${new Date(end).toISOString()}.`;
+}
+
+/** 422 budget_exceeded saying whose budget ran out. */
+export function budgetExceeded(account: KeyRecord | TeamRecord, amount: number, whose: 'key' | 'team'): GatewayError {
+  const subject = whose === 'key' ? 'This API key' : `The team "${(account as TeamRecord).name}" of this API key`;
+  return new GatewayError('budget_exceeded', {
+    message: `${subject} has no budget left for this request (it needs up to ${usd(amount)} USD).${resetNote(account)}`,
+  });
+}
+
 export class BudgetBook {
-  constructor(private readonly keys: KeyRepository) {}
+  constructor(
+    private readonly keys: KeyRepository,
+    private readonly teams: TeamRepository,
+  ) {}
 
-  /** Holds `amount` if it fits (or is already held under this id); the key's available after, or undefined when it does not fit. */
-  async hold(key: KeyRecord, holdId: string, amount: number, group: string): Promise<number | undefined> {
-    const held = await this.keys.hold(key._id, holdId, amount, group);
-    if (held) return held.available_nano_usd;
-    const current = await this.keys.get(key._id);
-    return current.holds?.[holdId] ? current.available_nano_usd : undefined;
-  }
-
-  /** Records spend; when `holdId` is still held, its hold ends in the same step. */
-  async settle(keyId: string, holdId: string | undefined, cost: number): Promise<void> {
-    if (holdId) {
-      const hold = (await this.keys.get(keyId)).holds?.[holdId];
-      if (hold && (await this.keys.settle(keyId, holdId, hold.amount, cost))) return;
-    }
-    await this.keys.spend(keyId, cost);
-  }
-
-  /** Settles only if the hold is still there (a redelivered event whose first delivery stopped midway). */
-  async settleIfHeld(keyId: string, holdId: string, cost: number): Promise<void> {
-    const hold = (await this.keys.get(keyId).catch(() => undefined))?.holds?.[holdId];
-    if (hold) await this.keys.settle(keyId, holdId, hold.amount, cost);
+  /** The key's team if it has one (deleted teams included: their keys' calls are refused elsewhere). */
+  async teamOf(key: KeyRecord): Promise<TeamRecord | null> {
+    return key.team_id ? this.teams.find(key.team_id) : null;
   }
 
   /**
-   * Records spend drawn from a hold that stays open (a lease): `part` leaves the hold, `cost`
-   * is spent. A hold with no more than `part` left ends; with no hold the cost is simply spent.
+   * Holds `amount` under `holdId` on the key and, when its team has a budget, on the team.
+   * Holding an id already held is a no-op. Returns what the key has available after;
+   * budget_exceeded names the budget that did not fit.
    */
-  async settlePart(keyId: string, holdId: string, part: number, cost: number): Promise<void> {
-    // Two tries: a concurrent update may end or shrink the hold between the read and the write.
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      if (await this.keys.shrink(keyId, holdId, part, cost)) return;
-      const hold = (await this.keys.get(keyId)).holds?.[holdId];
-      if (!hold) break;
-      if (hold.amount <= part && (await this.keys.settle(keyId, holdId, hold.amount, cost))) return;
+  async hold(key: KeyRecord, team: TeamRecord | null, holdId: string, amount: number, group: string): Promise<number> {
+    let currentKey = key;
+    let currentTeam = team;
+    for (let round = 0; round < ROUNDS; round += 1) {
+      currentKey = await this.keys.balances.current(currentKey);
+      if (currentKey.holds?.[holdId]) return currentKey.available_nano_usd;
+      if (currentTeam) currentTeam = await this.teams.balances.current(currentTeam);
+      const teamHeld = currentTeam?.has_budget === true;
+      if (currentTeam && teamHeld && !currentTeam.holds?.[holdId]) {
+        const held = await this.teams.balances.hold(currentTeam, holdId, amount, { group });
+        if (!held) {
+          const fresh = await this.teams.find(currentTeam._id);
+          if (fresh && fresh.period_start_ms !== currentTeam.period_start_ms) {
+            currentTeam = fresh;
+            continue;
+          }
+          throw budgetExceeded(fresh ?? currentTeam, amount, 'team');
+        }
+      }
+      const held = await this.keys.balances.hold(currentKey, holdId, amount, {
+        group,
+        ...(currentTeam ? { team: currentTeam._id, team_period: currentTeam.period_start_ms, team_held: teamHeld } : {}),
+      });
+      if (held) return held.available_nano_usd;
+      if (currentTeam && teamHeld) await this.teams.balances.draw(currentTeam._id, holdId, undefined, 0);
+      const fresh = await this.keys.get(currentKey._id);
+      if (fresh.holds?.[holdId]) return fresh.available_nano_usd;
+      if (fresh.revoked_at !== null) throw new GatewayError('invalid_api_key');
+      if (fresh.period_start_ms === currentKey.period_start_ms) throw budgetExceeded(fresh, amount, 'key');
+      currentKey = fresh;
     }
-    await this.keys.spend(keyId, cost);
+    throw new GatewayError('service_unavailable', { message: 'The budget kept changing under this request; retry it.' });
+  }
+
+  /** What can be held for the key now: its available, and its team's when the team has a budget. */
+  async available(key: KeyRecord, team: TeamRecord | null): Promise<number> {
+    const currentKey = await this.keys.current(key._id);
+    if (!team?.has_budget) return currentKey.available_nano_usd;
+    const currentTeam = await this.teams.balances.current((await this.teams.find(team._id)) ?? team);
+    return Math.min(currentKey.available_nano_usd, currentTeam.available_nano_usd);
+  }
+
+  /**
+   * Records `cost` spent by a call. When its hold is still there, `part` of it (all when
+   * undefined: a single call; a lease's drawn part otherwise) ends in the same step, on the key
+   * and on the team it was held on; otherwise the cost is plain spend on the key and its team.
+   */
+  async settle(key: KeyRecord, holdId: string | undefined, cost: number, part?: number): Promise<void> {
+    if (holdId) {
+      const hold = await this.keys.balances.draw(key._id, holdId, part, cost);
+      if (hold) {
+        if (hold.team) await this.#teamSettle(hold.team, holdId, hold, part, cost);
+        return;
+      }
+    }
+    await this.keys.balances.spend(key._id, cost);
+    if (key.team_id) await this.teams.balances.spend(key.team_id, cost);
+  }
+
+  async #teamSettle(teamId: string, holdId: string, hold: Hold, part: number | undefined, cost: number): Promise<void> {
+    if (hold.team_held && (await this.teams.balances.draw(teamId, holdId, part, cost))) return;
+    await this.teams.balances.spend(teamId, cost, hold.team_period);
+  }
+
+  /**
+   * A redelivered event whose first delivery stopped midway (a crash): settles what is still
+   * held under `holdId`, on the key or, when the key's side was done, on the team.
+   */
+  async settleIfHeld(keyId: string, teamId: string | null, holdId: string, cost: number): Promise<void> {
+    const hold = await this.keys.balances.draw(keyId, holdId, undefined, cost);
+    if (hold?.team) await this.#teamSettle(hold.team, holdId, hold, undefined, cost);
+    else if (!hold && teamId) await this.teams.balances.draw(teamId, holdId, undefined, cost);
   }
 
   /**
@@ -57,34 +129,20 @@ export class BudgetBook {
   async release(holdId: string, part?: number, keyId = ''): Promise<void> {
     // An id that cannot be a hold is not held: nothing to give back.
     if (!HOLD_ID.test(holdId)) return;
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const key = await this.keys.findByHold(holdId, keyId);
-      const hold = key?.holds?.[holdId];
-      if (!key || !hold) return;
-      if (part !== undefined && part < hold.amount) {
-        if (await this.keys.shrink(key._id, holdId, part, 0)) return;
-      } else if (await this.keys.release(key._id, holdId, hold.amount)) return;
-    }
+    const key = await this.keys.findByHold(holdId, keyId);
+    if (!key) return;
+    const hold = await this.keys.balances.draw(key._id, holdId, part, 0);
+    if (hold?.team && hold.team_held) await this.teams.balances.draw(hold.team, holdId, part, 0);
   }
 
-  /** What the key has left to hold now. */
-  async available(key: KeyRecord): Promise<number> {
-    return (await this.keys.get(key._id)).available_nano_usd;
-  }
-
-  /** Releases holds older than their maximum age; returns how many. */
+  /** Gives back holds older than their maximum age, on keys and teams; returns how many. */
   async sweep(maxAgeOf: (holdId: string) => number, now: number): Promise<number> {
-    let released = 0;
-    for (const key of await this.keys.withHolds()) {
-      for (const [id, hold] of Object.entries(key.holds ?? {})) {
-        if (now - hold.at > maxAgeOf(id) && (await this.keys.release(key._id, id, hold.amount))) released += 1;
-      }
+    const fromKeys = await this.keys.balances.sweep(maxAgeOf, now);
+    for (const { holdId, hold } of fromKeys) {
+      if (hold.team && hold.team_held) await this.teams.balances.draw(hold.team, holdId, undefined, 0);
     }
-    return released;
-  }
-
-  /** Spent and reserved as the key document says. */
-  figures(key: KeyRecord): { spent: number; reserved: number } {
-    return { spent: key.spent_nano_usd, reserved: key.reserved_nano_usd };
+    // Team holds whose key hold was never taken (a crash between the two).
+    const fromTeams = await this.teams.balances.sweep(maxAgeOf, now);
+    return fromKeys.length + fromTeams.length;
   }
 }

@@ -1,32 +1,31 @@
 import { ALL_MODELS, keyAllows } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import { GroupIndex, type GatewayConfig } from '@gateway/config';
-import type { Collection, Doc, DocumentStore } from '@gateway/store';
+import type { Collection, DocumentStore } from '@gateway/store';
+import { type AccountRecord, Balances } from './balances.js';
+import { type BudgetPeriod, periodStartOf } from './periods.js';
 import { hashSecret, newKeyId, newSecret, sameHash, secretHint } from './secrets.js';
+import { checkAmount, checkExpiry, checkLimit, checkMetadata, checkName, resolveModels } from './validation.js';
 
-/** A key as stored: never the secret, only its hash. */
-export interface KeyRecord extends Doc {
+/** A key as stored: never the secret, only its hash (and, during a rotation's grace, the old one's). */
+export interface KeyRecord extends AccountRecord {
   hash: string;
   hint: string;
   name: string;
   /** Group ids, or ["*"]. */
   models: string[];
-  budget_nano_usd: number;
   /** Requests per minute; 0: no limit. */
   rpm: number;
   /** Tokens per minute; 0 (or absent on older keys): no limit. */
   tpm?: number;
-  created_at: Date;
   revoked_at: Date | null;
-  spent_nano_usd: number;
-  reserved_nano_usd: number;
-  /**
-   * budget − spent − reserved, kept in step with every change so that "does this fit" is one
-   * conditional atomic update (stores cannot compare two fields in a filter).
-   */
-  available_nano_usd: number;
-  /** Reservations held by calls in flight, by reservation id: kept on the key so that holding and settling are single atomic updates. */
-  holds?: Record<string, { amount: number; at: number; group: string }>;
+  team_id?: string | null;
+  metadata?: Record<string, string>;
+  expires_at?: Date | null;
+  rotated_at?: Date | null;
+  /** The secret before the last rotation, working until `previous_hash_expires_at`. */
+  previous_hash?: string | null;
+  previous_hash_expires_at?: Date | null;
 }
 
 export interface NewKey {
@@ -35,42 +34,73 @@ export interface NewKey {
   budgetNanoUsd: number;
   rpm: number;
   tpm?: number;
+  budgetPeriod?: BudgetPeriod;
+  /** Unix ms; 0 or absent: never. */
+  expiresAtMs?: number;
+  teamId?: string | null;
+  metadata?: Readonly<Record<string, string>>;
+}
+
+/** What an update may change; absent fields stay as they are. */
+export interface KeyChanges {
+  name?: string;
+  models?: readonly string[];
+  budgetNanoUsd?: number;
+  rpm?: number;
+  tpm?: number;
+  budgetPeriod?: BudgetPeriod;
+  /** 0: never. */
+  expiresAtMs?: number;
+  /** null: no team. */
+  teamId?: string | null;
+  metadata?: Readonly<Record<string, string>>;
+}
+
+/** A key a secret authenticated, and until when that secret works (undefined: no end). */
+export interface Authenticated {
+  key: KeyRecord;
+  validUntilMs: number | undefined;
 }
 
 export { ALL_MODELS, keyAllows };
 export const KEYS_COLLECTION = 'accounting_keys';
-const MAX_NAME_LENGTH = 200;
+export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
 const MAX_PAGE_SIZE = 1000;
 const DEFAULT_PAGE_SIZE = 100;
 
 export class KeyRepository {
+  readonly balances: Balances<KeyRecord>;
+
   private constructor(
     private readonly keys: Collection<KeyRecord>,
     private readonly groups: GroupIndex,
-  ) {}
+    private readonly clock: () => number,
+  ) {
+    this.balances = new Balances(keys, { revoked_at: null }, clock);
+  }
 
-  static async open(store: DocumentStore, config: GatewayConfig): Promise<KeyRepository> {
-    const keys = await store.collection<KeyRecord>(KEYS_COLLECTION, [{ field: 'hash', unique: true }, { field: 'created_at' }]);
-    return new KeyRepository(keys, new GroupIndex(config.groups));
+  static async open(store: DocumentStore, config: GatewayConfig, clock: () => number = Date.now): Promise<KeyRepository> {
+    const keys = await store.collection<KeyRecord>(KEYS_COLLECTION, [
+      { field: 'hash', unique: true },
+      { field: 'previous_hash' },
+      { field: 'created_at' },
+      { field: 'team_id' },
+    ]);
+    return new KeyRepository(keys, new GroupIndex(config.groups), clock);
   }
 
   /** Creates a key and returns it with its secret, which exists nowhere else from now on. */
-  async create(input: NewKey, now = new Date()): Promise<{ key: KeyRecord; secret: string }> {
-    const name = input.name.trim();
-    if (name === '' || name.length > MAX_NAME_LENGTH) {
-      throw new GatewayError('invalid_request', { param: 'name', message: `name must be 1 to ${MAX_NAME_LENGTH} characters` });
-    }
-    const models = this.#resolveModels(input.models);
-    if (!Number.isSafeInteger(input.budgetNanoUsd) || input.budgetNanoUsd < 0) {
-      throw new GatewayError('invalid_request', { param: 'budget_usd', message: 'budget_usd must be a number >= 0' });
-    }
-    if (!Number.isInteger(input.rpm) || input.rpm < 0) {
-      throw new GatewayError('invalid_request', { param: 'rpm', message: 'rpm must be a whole number >= 1' });
-    }
-    const tpm = input.tpm ?? 0;
-    if (!Number.isInteger(tpm) || tpm < 0) {
-      throw new GatewayError('invalid_request', { param: 'tpm', message: 'tpm must be a whole number >= 1' });
-    }
+  async create(input: NewKey): Promise<{ key: KeyRecord; secret: string }> {
+    const now = this.clock();
+    const name = checkName(input.name);
+    const models = resolveModels(this.groups, input.models);
+    const budget = checkAmount('budget_usd', input.budgetNanoUsd);
+    const rpm = checkLimit('rpm', input.rpm);
+    const tpm = checkLimit('tpm', input.tpm ?? 0);
+    const expiresAt = checkExpiry(input.expiresAtMs ?? 0, now);
+    const metadata = checkMetadata(input.metadata ?? {});
+    const period = input.budgetPeriod ?? null;
+    const createdAt = new Date(now);
     const secret = newSecret();
     const key: KeyRecord = {
       _id: newKeyId(),
@@ -78,31 +108,72 @@ export class KeyRepository {
       hint: secretHint(secret),
       name,
       models,
-      budget_nano_usd: input.budgetNanoUsd,
-      rpm: input.rpm,
+      budget_nano_usd: budget,
+      budget_period: period,
+      // A key with a period starts in the period containing its creation.
+      period_start_ms: periodStartOf(period, now, now),
+      period_spent_nano_usd: 0,
+      rpm,
       tpm,
-      created_at: now,
+      created_at: createdAt,
       revoked_at: null,
+      team_id: input.teamId ?? null,
+      metadata,
+      expires_at: expiresAt,
+      rotated_at: null,
+      previous_hash: null,
+      previous_hash_expires_at: null,
       spent_nano_usd: 0,
       reserved_nano_usd: 0,
-      available_nano_usd: input.budgetNanoUsd,
+      available_nano_usd: budget,
     };
     await this.keys.insertOne(key);
     return { key, secret };
   }
 
-  /** The active key whose secret hashes to `hash`; revoked and unknown keys both fail alike. */
-  async authenticate(hash: string): Promise<KeyRecord> {
+  /**
+   * The active key a secret hashes to: its current secret, or the one before its last rotation
+   * while that one's grace lasts. Unknown, revoked and past-grace secrets fail alike; an expired
+   * key says so.
+   */
+  async authenticate(hash: string): Promise<Authenticated> {
     if (!/^[0-9a-f]{64}$/.test(hash)) throw new GatewayError('invalid_api_key');
+    const now = this.clock();
     const key = await this.keys.findOne({ hash });
-    if (!key || !sameHash(key.hash, hash) || key.revoked_at !== null) throw new GatewayError('invalid_api_key');
+    if (key && sameHash(key.hash, hash) && key.revoked_at === null) {
+      return { key: this.#unexpired(key, now), validUntilMs: key.expires_at?.getTime() };
+    }
+    const previous = await this.keys.findOne({ previous_hash: hash });
+    const graceEnd = previous?.previous_hash_expires_at?.getTime() ?? 0;
+    if (previous?.previous_hash && sameHash(previous.previous_hash, hash) && previous.revoked_at === null && graceEnd > now) {
+      const expiry = previous.expires_at?.getTime();
+      return { key: this.#unexpired(previous, now), validUntilMs: expiry === undefined ? graceEnd : Math.min(expiry, graceEnd) };
+    }
+    throw new GatewayError('invalid_api_key');
+  }
+
+  #unexpired(key: KeyRecord, now: number): KeyRecord {
+    if (key.expires_at && key.expires_at.getTime() <= now) {
+      throw new GatewayError('invalid_api_key', { message: `This API key expired at ${key.expires_at.toISOString()}.` });
+    }
     return key;
+  }
+
+  /** Refuses a key that can no longer be used for calls (revoked or expired). */
+  usable(key: KeyRecord): void {
+    if (key.revoked_at !== null) throw new GatewayError('invalid_api_key');
+    this.#unexpired(key, this.clock());
   }
 
   async get(id: string): Promise<KeyRecord> {
     const key = id ? await this.keys.findOne({ _id: id }) : null;
     if (!key) throw new GatewayError('key_not_found');
     return key;
+  }
+
+  /** The key in its current budget period (a reset that came due is applied first). */
+  async current(id: string): Promise<KeyRecord> {
+    return this.balances.current(await this.get(id));
   }
 
   /** Keys in id order (ids are random), a page at a time; the token is the last id of the previous page. */
@@ -113,84 +184,100 @@ export class KeyRepository {
     return { keys: page, nextPageToken: keys.length > limit ? (page[page.length - 1]?._id ?? '') : '' };
   }
 
+  /** Keys of a team that are not revoked, up to `limit`. */
+  async activeInTeam(teamId: string, limit: number): Promise<KeyRecord[]> {
+    return this.keys.find({ team_id: teamId, revoked_at: null }, { limit });
+  }
+
   /** Revokes once; revoking again returns the key as it is. */
-  async revoke(id: string, now = new Date()): Promise<{ key: KeyRecord; changed: boolean }> {
-    const revoked = await this.keys.findOneAndUpdate({ _id: id, revoked_at: null }, { $set: { revoked_at: now } });
+  async revoke(id: string): Promise<{ key: KeyRecord; changed: boolean }> {
+    const revoked = await this.keys.findOneAndUpdate({ _id: id, revoked_at: null }, { $set: { revoked_at: new Date(this.clock()) } });
     if (revoked) return { key: revoked, changed: true };
     return { key: await this.get(id), changed: false };
   }
 
-  /** Holds `amount` under `holdId` if it fits and is not held yet: one conditional atomic update. */
-  async hold(id: string, holdId: string, amount: number, group: string, now = Date.now()): Promise<KeyRecord | null> {
-    return this.keys.findOneAndUpdate(
-      { _id: id, revoked_at: null, available_nano_usd: { $gte: amount }, [`holds.${holdId}`]: { $exists: false } },
-      { $inc: { reserved_nano_usd: amount, available_nano_usd: -amount }, $set: { [`holds.${holdId}`]: { amount, at: now, group } } },
-    );
+  /**
+   * Applies `changes` (already checked against teams by the caller) and returns the key before
+   * and after. Balance fields move through the balance rules: a new budget moves what is
+   * available by the difference, a new period starts at its current boundary with
+   * `spentSince(start)` as its spend so far.
+   */
+  async update(
+    id: string,
+    changes: KeyChanges,
+    spentSince: (start: number) => Promise<number>,
+  ): Promise<{ before: KeyRecord; after: KeyRecord }> {
+    const before = await this.get(id);
+    if (before.revoked_at !== null) throw new GatewayError('key_revoked');
+    const set: Record<string, unknown> = {};
+    if (changes.name !== undefined) set.name = checkName(changes.name);
+    if (changes.models !== undefined) set.models = resolveModels(this.groups, changes.models);
+    if (changes.rpm !== undefined) set.rpm = checkLimit('rpm', changes.rpm);
+    if (changes.tpm !== undefined) set.tpm = checkLimit('tpm', changes.tpm);
+    if (changes.expiresAtMs !== undefined) set.expires_at = checkExpiry(changes.expiresAtMs, this.clock());
+    if (changes.teamId !== undefined) set.team_id = changes.teamId;
+    if (changes.metadata !== undefined) set.metadata = checkMetadata(changes.metadata);
+    const budget = changes.budgetNanoUsd === undefined ? undefined : checkAmount('budget_usd', changes.budgetNanoUsd);
+    if (Object.keys(set).length > 0 && !(await this.keys.updateOne({ _id: id, revoked_at: null }, { $set: set }))) {
+      throw new GatewayError('key_revoked');
+    }
+    if (budget !== undefined && budget !== before.budget_nano_usd) await this.balances.setBudget(id, budget);
+    if (changes.budgetPeriod !== undefined && changes.budgetPeriod !== (before.budget_period ?? null)) {
+      await this.balances.setPeriod(id, changes.budgetPeriod, spentSince);
+    }
+    return { before, after: await this.get(id) };
   }
 
   /**
-   * Records spend on the key; when `holdId` is still held, the hold ends in the same atomic
-   * update (its amount returns to available, the real cost leaves it). Returns false when the
-   * hold was not there (released already, or never held), having done nothing.
+   * Gives the key a new secret. The old one keeps working for `graceSeconds` (0: not at all);
+   * an earlier rotation's old secret stops at once, since only one old secret is kept.
    */
-  async settle(id: string, holdId: string, amount: number, cost: number): Promise<boolean> {
-    const done = await this.keys.updateOne(
-      { _id: id, [`holds.${holdId}`]: { $exists: true } },
+  async rotate(id: string, graceSeconds: number): Promise<{ before: KeyRecord; after: KeyRecord; secret: string }> {
+    if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS) {
+      throw new GatewayError('invalid_request', {
+        param: 'grace_seconds',
+        message: `grace_seconds must be a whole number from 0 to ${MAX_GRACE_SECONDS} (7 days)`,
+      });
+    }
+    const before = await this.get(id);
+    if (before.revoked_at !== null) throw new GatewayError('key_revoked');
+    const now = this.clock();
+    const secret = newSecret();
+    const rotated = await this.keys.findOneAndUpdate(
+      { _id: id, hash: before.hash, revoked_at: null },
       {
-        $inc: { spent_nano_usd: cost, reserved_nano_usd: -amount, available_nano_usd: amount - cost },
-        $unset: { [`holds.${holdId}`]: true },
+        $set: {
+          hash: hashSecret(secret),
+          hint: secretHint(secret),
+          rotated_at: new Date(now),
+          previous_hash: graceSeconds > 0 ? before.hash : null,
+          previous_hash_expires_at: graceSeconds > 0 ? new Date(now + graceSeconds * 1000) : null,
+        },
       },
     );
-    return done;
+    // Revoked or rotated by someone else in between: say what it is now.
+    if (!rotated) {
+      const latest = await this.get(id);
+      if (latest.revoked_at !== null) throw new GatewayError('key_revoked');
+      throw new GatewayError('invalid_request', { message: 'The key was rotated by another request at the same time; try again.' });
+    }
+    return { before, after: rotated, secret };
   }
 
-  /** Spend with nothing held for it. */
-  async spend(id: string, cost: number): Promise<void> {
-    await this.keys.updateOne({ _id: id }, { $inc: { spent_nano_usd: cost, available_nano_usd: -cost } });
-  }
-
-  /**
-   * Takes `part` off a hold that stays open (a lease: one of its calls ended), recording `cost`
-   * as spend in the same atomic update. False, having done nothing, when the hold is not there
-   * or holds no more than `part` (then the caller ends it whole).
-   */
-  async shrink(id: string, holdId: string, part: number, cost: number): Promise<boolean> {
-    return this.keys.updateOne(
-      { _id: id, [`holds.${holdId}.amount`]: { $gt: part } },
-      { $inc: { spent_nano_usd: cost, reserved_nano_usd: -part, available_nano_usd: part - cost, [`holds.${holdId}.amount`]: -part } },
-    );
-  }
-
-  /** Ends a hold without spend; false when it was not held. */
-  async release(id: string, holdId: string, amount: number): Promise<boolean> {
-    return this.keys.updateOne(
-      { _id: id, [`holds.${holdId}`]: { $exists: true } },
-      { $inc: { reserved_nano_usd: -amount, available_nano_usd: amount }, $unset: { [`holds.${holdId}`]: true } },
-    );
-  }
-
-  /** Overwrites the balance columns (the memory book's write-behind). */
-  async writeBalance(id: string, spent: number, reserved: number, available: number): Promise<void> {
-    await this.keys.updateOne({ _id: id }, { $set: { spent_nano_usd: spent, reserved_nano_usd: reserved, available_nano_usd: available } });
-  }
-
-  /**
-   * The key holding `holdId`: read by id when the caller names the key, else a scan of every
-   * key's holds (no index can cover a dynamic field name), kept for callers that do not.
-   */
-  async findByHold(holdId: string, keyId = ''): Promise<KeyRecord | null> {
-    if (keyId) return this.keys.findOne({ _id: keyId, [`holds.${holdId}`]: { $exists: true } });
-    return this.keys.findOne({ [`holds.${holdId}`]: { $exists: true } });
-  }
-
-  /** Keys written before `available_nano_usd` existed get it computed once. */
-  async backfillAvailable(): Promise<number> {
-    const old = await this.keys.find({ available_nano_usd: { $exists: false } });
+  /** Keys written by earlier releases get the fields they lack, computed once. */
+  async backfill(): Promise<number> {
+    const old = await this.keys.find({ $or: [{ available_nano_usd: { $exists: false } }, { period_start_ms: { $exists: false } }] });
     for (const key of old) {
+      const spent = key.spent_nano_usd ?? 0;
       await this.keys.updateOne(
-        { _id: key._id, available_nano_usd: { $exists: false } },
+        { _id: key._id, period_start_ms: { $exists: false } },
         {
-          $set: { available_nano_usd: key.budget_nano_usd - (key.spent_nano_usd ?? 0) - (key.reserved_nano_usd ?? 0) },
+          $set: {
+            budget_period: null,
+            period_start_ms: key.created_at.getTime(),
+            period_spent_nano_usd: spent,
+            available_nano_usd: key.available_nano_usd ?? key.budget_nano_usd - spent - (key.reserved_nano_usd ?? 0),
+          },
         },
       );
     }
@@ -201,21 +288,9 @@ export class KeyRepository {
     return this.keys.find({ reserved_nano_usd: { $gt: 0 } });
   }
 
-  /** Aliases become group ids; unknown names are refused so a typo cannot grant nothing silently. */
-  #resolveModels(models: readonly string[]): string[] {
-    if (models.length === 0) {
-      throw new GatewayError('invalid_request', { param: 'models', message: 'models must list at least one group, or "*"' });
-    }
-    const ids = new Set<string>();
-    for (const model of models) {
-      if (model === ALL_MODELS) {
-        ids.add(ALL_MODELS);
-        continue;
-      }
-      const group = this.groups.resolve(model);
-      if (!group) throw new GatewayError('invalid_request', { param: 'models', message: `unknown model group "${model}"` });
-      ids.add(group.id);
-    }
-    return ids.has(ALL_MODELS) ? [ALL_MODELS] : [...ids].sort();
+  /** The key holding `holdId`, read by id when the caller names the key, else found among every key's holds. */
+  async findByHold(holdId: string, keyId = ''): Promise<KeyRecord | null> {
+    if (keyId) return this.keys.findOne({ _id: keyId, [`holds.${holdId}`]: { $exists: true } });
+    return this.keys.findOne({ [`holds.${holdId}`]: { $exists: true } });
   }
 }

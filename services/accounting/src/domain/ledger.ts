@@ -1,19 +1,26 @@
 import type { SpendEvent } from '@gateway/contracts';
-import { isDuplicateKey, type Collection, type Doc, type DocumentStore } from '@gateway/store';
+import { GatewayError } from '@gateway/errors';
+import { isDuplicateKey, type Collection, type Doc, type DocumentStore, type Filter } from '@gateway/store';
+import type { KeyRepository } from './keys.js';
+import { DAY_MS, dayStart, utcDay } from './periods.js';
 import type { Reservations } from './reservations.js';
 
-/** One applied spend event; its `_id` is the event's idempotency id, so it is stored once. */
+/** One applied spend event; its `_id` is the event's idempotency id (the completion or job id), so it is stored once. */
 export interface LedgerEntry extends Doc {
   key_id: string;
+  /** The team the key was in when the call was made (its hold says), or null. */
+  team_id?: string | null;
   group: string;
   kind: SpendEvent['kind'];
   cost_nano_usd: number;
   occurred_at: Date;
   recorded_at: Date;
   usage: Readonly<Record<string, number>> | null;
+  /** Newest-first order and the page cursor: the time zero-padded, then the id (unique, and sorted as text). */
+  sort_key?: string;
 }
 
-/** Spend and request count of one key on one group. */
+/** Spend and request count of one key on one group, over its life. */
 export interface GroupUsageRecord extends Doc {
   key_id: string;
   group: string;
@@ -21,66 +28,273 @@ export interface GroupUsageRecord extends Doc {
   requests: number;
 }
 
+/** Spend and request count of one key on one group on one UTC day, with the team it was in. */
+export interface DailyRecord extends Doc {
+  day: string;
+  key_id: string;
+  team_id: string | null;
+  group: string;
+  spent_nano_usd: number;
+  requests: number;
+}
+
+export interface SpendLogQuery {
+  keyId?: string;
+  teamId?: string;
+  group?: string;
+  /** Unix ms, inclusive. */
+  fromMs?: number;
+  /** Unix ms, exclusive. */
+  toMs?: number;
+  limit: number;
+  after?: string;
+}
+
+export interface DailyQuery {
+  keyId?: string;
+  teamId?: string;
+  group?: string;
+  fromDay: string;
+  toDay: string;
+}
+
+export interface DailyRow {
+  day: string;
+  group: string;
+  spent_nano_usd: number;
+  requests: number;
+}
+
 export const LEDGER_COLLECTION = 'accounting_ledger';
 export const USAGE_COLLECTION = 'accounting_usage';
+export const DAILY_COLLECTION = 'accounting_daily';
+const MAX_PAGE_SIZE = 1000;
+const MAX_DAYS = 366;
+
+export function sortKey(occurredAtMs: number, id: string): string {
+  return `${String(Math.max(0, occurredAtMs)).padStart(13, '0')}:${id}`;
+}
+
+function timeKey(ms: number): string {
+  return String(Math.max(0, ms)).padStart(13, '0');
+}
+
+function invalid(param: string, message: string): GatewayError {
+  return new GatewayError('invalid_request', { param, message });
+}
 
 export class Ledger {
   private constructor(
     private readonly entries: Collection<LedgerEntry>,
     private readonly usage: Collection<GroupUsageRecord>,
+    private readonly daily: Collection<DailyRecord>,
+    private readonly keys: KeyRepository,
     private readonly reservations: Reservations,
+    private readonly clock: () => number,
   ) {}
 
-  static async open(store: DocumentStore, reservations: Reservations): Promise<Ledger> {
-    const entries = await store.collection<LedgerEntry>(LEDGER_COLLECTION, [{ field: 'key_id' }]);
+  static async open(
+    store: DocumentStore,
+    keys: KeyRepository,
+    reservations: Reservations,
+    clock: () => number = Date.now,
+  ): Promise<Ledger> {
+    // Every spend-log filter has an index whose last field is the order, so a page reads only its rows.
+    const entries = await store.collection<LedgerEntry>(LEDGER_COLLECTION, [
+      { field: 'key_id' },
+      { fields: ['key_id', 'sort_key'] },
+      { fields: ['team_id', 'sort_key'] },
+      { fields: ['group', 'sort_key'] },
+      { field: 'sort_key' },
+    ]);
     const usage = await store.collection<GroupUsageRecord>(USAGE_COLLECTION, [{ field: 'key_id' }]);
-    return new Ledger(entries, usage, reservations);
+    const daily = await store.collection<DailyRecord>(DAILY_COLLECTION, [
+      { fields: ['key_id', 'day'] },
+      { fields: ['team_id', 'day'] },
+      { field: 'day' },
+    ]);
+    const ledger = new Ledger(entries, usage, daily, keys, reservations, clock);
+    await ledger.#backfill(store);
+    return ledger;
+  }
+
+  /**
+   * Entries of earlier releases get their order key and their daily spend, once, a batch per
+   * transaction (an entry without `sort_key` has never been counted in the daily spend).
+   */
+  async #backfill(store: DocumentStore): Promise<void> {
+    for (;;) {
+      const batch = await this.entries.find({ sort_key: { $exists: false } }, { limit: 500 });
+      if (batch.length === 0) return;
+      await store.atomically(async () => {
+        for (const entry of batch) {
+          await this.#addDaily(entry.key_id, entry.team_id ?? null, entry.group, entry.occurred_at.getTime(), entry.cost_nano_usd);
+          await this.entries.updateOne(
+            { _id: entry._id, sort_key: { $exists: false } },
+            { $set: { sort_key: sortKey(entry.occurred_at.getTime(), entry._id), team_id: entry.team_id ?? null } },
+          );
+        }
+      });
+    }
   }
 
   /**
    * Applies a spend event at most once: the ledger insert is the gate (its id is unique), and the
-   * key's and group's totals move only after it. Returns false for an event already applied.
+   * balances and totals move only after it. Returns false for an event already applied.
    */
-  async apply(event: SpendEvent, now = new Date()): Promise<boolean> {
+  async apply(event: SpendEvent): Promise<boolean> {
+    const key = await this.keys.get(event.key_id);
+    const holdId = event.lease_id ?? event.reservation_id;
+    const hold = holdId ? key.holds?.[holdId] : undefined;
+    // The team the call was held against; a call with no hold counts for the key's team now.
+    const teamId = hold ? (hold.team ?? null) : (key.team_id ?? null);
     try {
       await this.entries.insertOne({
         _id: event.id,
         key_id: event.key_id,
+        team_id: teamId,
         group: event.group,
         kind: event.kind,
         cost_nano_usd: event.cost_nano_usd,
         occurred_at: new Date(event.occurred_at),
-        recorded_at: now,
+        recorded_at: new Date(this.clock()),
         usage: event.usage ?? null,
+        sort_key: sortKey(event.occurred_at, event.id),
       });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      // Seen before. If that delivery stopped after the ledger write but before the key's
-      // hold was settled (a crash), the hold is still there: settle it now, exactly once. (A
-      // lease's part cannot be told apart this way; the lease's sweep gives it back.)
-      if (event.reservation_id && !event.lease_id)
-        await this.reservations.book.settleIfHeld(event.key_id, event.reservation_id, event.cost_nano_usd);
+      // Seen before. If that delivery stopped after the ledger write but before the hold was
+      // settled (a crash), the hold is still there: settle it now, exactly once. (A lease's part
+      // cannot be told apart this way; the lease's sweep gives it back.)
+      if (event.reservation_id && !event.lease_id) {
+        const first = await this.entries.findOne({ _id: event.id });
+        await this.reservations.book.settleIfHeld(event.key_id, first?.team_id ?? null, event.reservation_id, event.cost_nano_usd);
+      }
       return false;
     }
-    // The held worst case (if this call reserved one and it is still held) becomes the real cost;
-    // a call drawn from a lease takes the part it drew off the lease.
-    if (event.lease_id)
-      await this.reservations.book.settlePart(event.key_id, event.lease_id, event.lease_nano_usd ?? 0, event.cost_nano_usd);
-    else await this.reservations.book.settle(event.key_id, event.reservation_id, event.cost_nano_usd);
+    // The held worst case becomes the real cost; a call drawn from a lease takes its part off the lease.
+    if (event.lease_id) await this.reservations.book.settle(key, event.lease_id, event.cost_nano_usd, event.lease_nano_usd ?? 0);
+    else await this.reservations.book.settle(key, event.reservation_id, event.cost_nano_usd);
     // Calls drawn from a lease come from keys without rate limits: their tokens count nowhere.
     if (!event.lease_id) {
       const tokens = (event.usage?.prompt_tokens ?? 0) + (event.usage?.completion_tokens ?? 0);
-      await this.reservations.countTokens(event.key_id, tokens, Math.min(event.occurred_at, Date.now()));
+      await this.reservations.countTokens(event.key_id, teamId, tokens, Math.min(event.occurred_at, this.clock()));
     }
     await this.usage.updateOne(
       { _id: `${event.key_id}|${event.group}`, key_id: event.key_id, group: event.group },
       { $inc: { spent_nano_usd: event.cost_nano_usd, requests: 1 } },
       { upsert: true },
     );
+    await this.#addDaily(event.key_id, teamId, event.group, event.occurred_at, event.cost_nano_usd);
     return true;
   }
 
+  async #addDaily(keyId: string, teamId: string | null, group: string, at: number, cost: number): Promise<void> {
+    const day = utcDay(at);
+    await this.daily.updateOne(
+      { _id: `${day}|${keyId}|${group}|${teamId ?? ''}`, day, key_id: keyId, team_id: teamId, group },
+      { $inc: { spent_nano_usd: cost, requests: 1 } },
+      { upsert: true },
+    );
+  }
+
+  /** Lifetime spend per group of a key. */
   async usageOf(keyId: string): Promise<GroupUsageRecord[]> {
     return this.usage.find({ key_id: keyId }, { sort: { group: 1 } });
   }
+
+  /** Billed calls, newest first, a page at a time. */
+  async spendLogs(query: SpendLogQuery): Promise<{ entries: LedgerEntry[]; next: string }> {
+    const limit = Math.min(query.limit > 0 ? query.limit : 100, MAX_PAGE_SIZE);
+    const filter: Record<string, unknown> = {};
+    if (query.keyId) filter.key_id = query.keyId;
+    if (query.teamId) filter.team_id = query.teamId;
+    if (query.group) filter.group = query.group;
+    const range: Record<string, string> = {};
+    if (query.fromMs) range.$gte = timeKey(query.fromMs);
+    let upper = query.toMs ? timeKey(query.toMs) : undefined;
+    if (query.after) {
+      const after = decodeCursor(query.after);
+      if (upper === undefined || after < upper) upper = after;
+    }
+    if (upper !== undefined) range.$lt = upper;
+    filter.sort_key = Object.keys(range).length > 0 ? range : { $exists: true };
+    const rows = await this.entries.find(filter as Filter, { sort: { sort_key: -1 }, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { entries: page, next: rows.length > limit && last?.sort_key ? encodeCursor(last.sort_key) : '' };
+  }
+
+  /** Spend and requests per UTC day and group between two days (both included), oldest first. */
+  async dailySpend(query: DailyQuery): Promise<DailyRow[]> {
+    const from = dayStart(query.fromDay);
+    const to = dayStart(query.toDay);
+    if (from === undefined) throw invalid('from', 'from must be a day, YYYY-MM-DD');
+    if (to === undefined) throw invalid('to', 'to must be a day, YYYY-MM-DD');
+    if (to < from) throw invalid('to', 'to must not be before from');
+    if ((to - from) / DAY_MS >= MAX_DAYS) throw invalid('from', `a range covers at most ${MAX_DAYS} days`);
+    const filter: Record<string, unknown> = { day: { $gte: query.fromDay, $lte: query.toDay } };
+    if (query.keyId) filter.key_id = query.keyId;
+    if (query.teamId) filter.team_id = query.teamId;
+    if (query.group) filter.group = query.group;
+    const sums = new Map<string, DailyRow>();
+    for (const row of await this.daily.find(filter as Filter, { sort: { day: 1 } })) {
+      const id = `${row.day}|${row.group}`;
+      const sum = sums.get(id) ?? { day: row.day, group: row.group, spent_nano_usd: 0, requests: 0 };
+      sum.spent_nano_usd += row.spent_nano_usd;
+      sum.requests += row.requests;
+      sums.set(id, sum);
+    }
+    return [...sums.values()].sort((a, b) => (a.day === b.day ? a.group.localeCompare(b.group) : a.day < b.day ? -1 : 1));
+  }
+
+  /** What a key (or a team) spent from `startMs` (a UTC midnight: every period starts on one) until now. */
+  async spentSince(account: { keyId?: string; teamId?: string }, startMs: number): Promise<number> {
+    const filter: Record<string, unknown> = { day: { $gte: utcDay(startMs) } };
+    if (account.keyId) filter.key_id = account.keyId;
+    if (account.teamId) filter.team_id = account.teamId;
+    let spent = 0;
+    for (const row of await this.daily.find(filter as Filter)) spent += row.spent_nano_usd;
+    return spent;
+  }
+
+  /** A key's spend per group from `startMs` (a UTC midnight) on. */
+  async groupsSince(keyId: string, startMs: number): Promise<{ group: string; spent_nano_usd: number; requests: number }[]> {
+    const rows = await this.dailySpend({ keyId, fromDay: utcDay(startMs), toDay: utcDay(Math.max(startMs, this.clock())) }).catch(() => []);
+    const byGroup = new Map<string, { group: string; spent_nano_usd: number; requests: number }>();
+    for (const row of rows) {
+      const sum = byGroup.get(row.group) ?? { group: row.group, spent_nano_usd: 0, requests: 0 };
+      sum.spent_nano_usd += row.spent_nano_usd;
+      sum.requests += row.requests;
+      byGroup.set(row.group, sum);
+    }
+    return [...byGroup.values()].sort((a, b) => a.group.localeCompare(b.group));
+  }
+
+  /** The key's last `days` UTC days, oldest first, today included, days without spend as zeros. */
+  async recentDays(keyId: string, days: number): Promise<{ day: string; spent_nano_usd: number; requests: number }[]> {
+    const today = Math.floor(this.clock() / DAY_MS) * DAY_MS;
+    const first = today - (days - 1) * DAY_MS;
+    const rows = await this.dailySpend({ keyId, fromDay: utcDay(first), toDay: utcDay(today) });
+    const byDay = new Map<string, { day: string; spent_nano_usd: number; requests: number }>();
+    for (let at = first; at <= today; at += DAY_MS) byDay.set(utcDay(at), { day: utcDay(at), spent_nano_usd: 0, requests: 0 });
+    for (const row of rows) {
+      const sum = byDay.get(row.day);
+      if (!sum) continue;
+      sum.spent_nano_usd += row.spent_nano_usd;
+      sum.requests += row.requests;
+    }
+    return [...byDay.values()];
+  }
+}
+
+/** Page cursors are opaque to callers: the last row's order key, base64url. */
+function encodeCursor(key: string): string {
+  return Buffer.from(key, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  const key = /^[A-Za-z0-9_-]{1,400}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  if (!/^\d{13}:[\x21-\x7e]{1,256}$/.test(key)) throw invalid('after', 'after must be a next_after value from an earlier page');
+  return key;
 }

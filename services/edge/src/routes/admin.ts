@@ -1,12 +1,17 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { type BudgetPeriod, budgetPeriodFromWire, budgetPeriodToWire } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import { nanosToUsd, usdToNanos } from '@gateway/pricing';
-import type { Key__Output } from '@gateway/protos';
+import type { AuditContext, Balance__Output, Key__Output, KeyPatch, Team__Output, TeamFields } from '@gateway/protos';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Downstream } from '../downstream.js';
 import { callContext } from '../telemetry.js';
+
+// The admin API (docs/admin-api.md): keys, teams, spend and the audit list. The edge checks
+// shapes and turns HTTP into accounting's calls; accounting owns every rule and records each
+// change with the route and request id that made it.
 
 export interface AdminRoutesOptions {
   downstream: Downstream;
@@ -22,39 +27,248 @@ export function tokenMatches(presented: string, expected: Buffer): boolean {
   return timingSafeEqual(digest(presented), expected);
 }
 
-export function adminKeyView(key: Key__Output, spentNanoUsd?: number) {
+const seconds = (ms: number): number | null => (ms ? Math.floor(ms / 1000) : null);
+
+function balanceView(balance: Balance__Output | null) {
+  return {
+    period_start: seconds(balance?.period_start_ms ?? 0),
+    resets_at: seconds(balance?.resets_at_ms ?? 0),
+    spent_usd: nanosToUsd(balance?.spent_nano_usd ?? 0),
+    lifetime_spent_usd: nanosToUsd(balance?.lifetime_spent_nano_usd ?? 0),
+    reserved_usd: nanosToUsd(balance?.reserved_nano_usd ?? 0),
+  };
+}
+
+export function adminKeyView(key: Key__Output) {
+  const balance = balanceView(key.balance);
   return {
     id: key.id,
     object: 'api_key',
     name: key.name,
     hint: key.hint,
     models: key.models,
+    team_id: key.team_id || null,
+    metadata: key.metadata,
     budget_usd: nanosToUsd(key.budget_nano_usd),
-    ...(spentNanoUsd === undefined ? {} : { spent_usd: nanosToUsd(spentNanoUsd) }),
+    budget_period: budgetPeriodFromWire(key.budget_period),
+    period_start: balance.period_start,
+    resets_at: balance.resets_at,
+    spent_usd: balance.spent_usd,
+    lifetime_spent_usd: balance.lifetime_spent_usd,
+    reserved_usd: balance.reserved_usd,
     rpm: key.rpm || null,
     tpm: key.tpm || null,
     created_at: Math.floor(key.created_at_ms / 1000),
-    revoked_at: key.revoked_at_ms ? Math.floor(key.revoked_at_ms / 1000) : null,
+    expires_at: seconds(key.expires_at_ms),
+    revoked_at: seconds(key.revoked_at_ms),
+    rotated_at: seconds(key.rotated_at_ms),
+    previous_secret_expires_at: seconds(key.previous_secret_expires_at_ms),
   };
 }
 
+export function adminTeamView(team: Team__Output) {
+  const balance = balanceView(team.balance);
+  return {
+    id: team.id,
+    object: 'team',
+    name: team.name,
+    models: team.models,
+    metadata: team.metadata,
+    budget_usd: team.has_budget ? nanosToUsd(team.budget_nano_usd) : null,
+    budget_period: budgetPeriodFromWire(team.budget_period),
+    period_start: balance.period_start,
+    resets_at: balance.resets_at,
+    spent_usd: balance.spent_usd,
+    lifetime_spent_usd: balance.lifetime_spent_usd,
+    reserved_usd: balance.reserved_usd,
+    rpm: team.rpm || null,
+    tpm: team.tpm || null,
+    created_at: Math.floor(team.created_at_ms / 1000),
+  };
+}
+
+// Shapes only; accounting judges meaning (known groups, existing teams, times ahead).
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Models = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 1000 });
+const Budget = Type.Number({ minimum: 0, maximum: 1_000_000_000 });
+const Rpm = Type.Integer({ minimum: 1, maximum: 10_000_000 });
+const Tpm = Type.Integer({ minimum: 1, maximum: 2_000_000_000 });
+const Period = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly'), Type.Null()]);
+/** Unix seconds, up to the year 9999. */
+const UnixSeconds = Type.Integer({ minimum: 1, maximum: 253_402_300_799 });
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+const Metadata = Type.Record(
+  Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:/-]+$' }),
+  Type.String({ maxLength: 512 }),
+  {
+    maxProperties: 50,
+  },
+);
+
 const CreateKeyBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    models: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 1000 }),
-    budget_usd: Type.Number({ minimum: 0, maximum: 1_000_000_000 }),
-    rpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
-    tpm: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000_000_000 })),
+    name: Name,
+    models: Models,
+    budget_usd: Budget,
+    rpm: Type.Optional(Rpm),
+    tpm: Type.Optional(Tpm),
+    budget_period: Type.Optional(Period),
+    expires_at: Type.Optional(Type.Union([UnixSeconds, Type.Null()])),
+    team_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
 );
 
-const KeyParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+const PatchKeyBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    models: Type.Optional(Models),
+    budget_usd: Type.Optional(Budget),
+    rpm: Type.Optional(Type.Union([Rpm, Type.Null()])),
+    tpm: Type.Optional(Type.Union([Tpm, Type.Null()])),
+    budget_period: Type.Optional(Period),
+    expires_at: Type.Optional(Type.Union([UnixSeconds, Type.Null()])),
+    team_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
 
+const RotateBody = Type.Object(
+  { grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800 })) },
+  { additionalProperties: false },
+);
+
+const CreateTeamBody = Type.Object(
+  {
+    name: Name,
+    models: Type.Optional(Models),
+    budget_usd: Type.Optional(Type.Union([Budget, Type.Null()])),
+    budget_period: Type.Optional(Period),
+    rpm: Type.Optional(Type.Union([Rpm, Type.Null()])),
+    tpm: Type.Optional(Type.Union([Tpm, Type.Null()])),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+
+const PatchTeamBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    models: Type.Optional(Models),
+    budget_usd: Type.Optional(Type.Union([Budget, Type.Null()])),
+    budget_period: Type.Optional(Period),
+    rpm: Type.Optional(Type.Union([Rpm, Type.Null()])),
+    tpm: Type.Optional(Type.Union([Tpm, Type.Null()])),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false },
+);
+
+const IdParams = Type.Object({ id: Id });
+
+const Cursor = Type.String({ minLength: 1, maxLength: 400 });
 const ListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   after: Type.Optional(Type.String({ maxLength: 100 })),
 });
+
+const SpendLogsQuery = Type.Object(
+  {
+    key_id: Type.Optional(Id),
+    team_id: Type.Optional(Id),
+    group: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    from: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799 })),
+    to: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    after: Type.Optional(Cursor),
+  },
+  { additionalProperties: false },
+);
+
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+const DailyQuery = Type.Object(
+  {
+    key_id: Type.Optional(Id),
+    team_id: Type.Optional(Id),
+    group: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    from: Type.Optional(Day),
+    to: Type.Optional(Day),
+  },
+  { additionalProperties: false },
+);
+
+const AuditQuery = Type.Object(
+  { target_id: Type.Optional(Id), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })), after: Type.Optional(Cursor) },
+  { additionalProperties: false },
+);
+
+/** Who made a change, as the audit list records it: the route template and the request id. */
+function auditOf(request: FastifyRequest): AuditContext {
+  const template = (request.routeOptions.url ?? request.url).replace(/:([A-Za-z_]+)/g, '{$1}');
+  return { route: `${request.method} ${template}`, request_id: request.id };
+}
+
+/** A PATCH body's fields as accounting's patch and the mask naming them. */
+function keyPatch(body: Record<string, unknown>): { patch: KeyPatch; mask: string[] } {
+  const patch: KeyPatch = {};
+  const mask: string[] = [];
+  const set = <F extends keyof KeyPatch>(field: F, value: KeyPatch[F]) => {
+    patch[field] = value;
+    mask.push(field);
+  };
+  if (body.name !== undefined) set('name', body.name as string);
+  if (body.models !== undefined) set('models', body.models as string[]);
+  if (body.budget_usd !== undefined) set('budget_nano_usd', usdToNanos(body.budget_usd as number));
+  if (body.rpm !== undefined) set('rpm', (body.rpm as number | null) ?? 0);
+  if (body.tpm !== undefined) set('tpm', (body.tpm as number | null) ?? 0);
+  if (body.budget_period !== undefined) set('budget_period', budgetPeriodToWire(body.budget_period as BudgetPeriod));
+  if (body.expires_at !== undefined) set('expires_at_ms', ((body.expires_at as number | null) ?? 0) * 1000);
+  if (body.team_id !== undefined) set('team_id', (body.team_id as string | null) ?? '');
+  if (body.metadata !== undefined) set('metadata', body.metadata as Record<string, string>);
+  return { patch, mask };
+}
+
+function teamFields(body: Record<string, unknown>): { fields: TeamFields; mask: string[] } {
+  const fields: TeamFields = {};
+  const mask: string[] = [];
+  if (body.name !== undefined) {
+    fields.name = body.name as string;
+    mask.push('name');
+  }
+  if (body.models !== undefined) {
+    fields.models = body.models as string[];
+    mask.push('models');
+  }
+  if (body.budget_usd !== undefined) {
+    const budget = body.budget_usd as number | null;
+    fields.has_budget = budget !== null;
+    fields.budget_nano_usd = budget === null ? 0 : usdToNanos(budget);
+    mask.push('budget_nano_usd');
+  }
+  if (body.budget_period !== undefined) {
+    fields.budget_period = budgetPeriodToWire(body.budget_period as BudgetPeriod);
+    mask.push('budget_period');
+  }
+  if (body.rpm !== undefined) {
+    fields.rpm = (body.rpm as number | null) ?? 0;
+    mask.push('rpm');
+  }
+  if (body.tpm !== undefined) {
+    fields.tpm = (body.tpm as number | null) ?? 0;
+    mask.push('tpm');
+  }
+  if (body.metadata !== undefined) {
+    fields.metadata = body.metadata as Record<string, string>;
+    mask.push('metadata');
+  }
+  return { fields, mask };
+}
+
+function page<T>(data: T[], next: string) {
+  return { object: 'list', data, has_more: next !== '', next_after: next || null };
+}
 
 /**
  * The admin API, registered only when ADMIN_TOKEN is set and guarded by it alone: no Host
@@ -63,38 +277,157 @@ const ListQuery = Type.Object({
 export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastify, { downstream, adminToken }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const expected = digest(adminToken);
+  const { accounting } = downstream;
 
   app.addHook('onRequest', async (request) => {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     if (!match?.[1] || !tokenMatches(match[1], expected)) throw new GatewayError('invalid_admin_token');
   });
 
+  // Keys.
+
   app.post('/admin/v1/keys', { schema: { body: CreateKeyBody } }, async (request, reply) => {
-    const { name, models, budget_usd, rpm, tpm } = request.body;
-    const { key, secret } = await downstream.accounting.createKey(
-      { name, models, budgetNanoUsd: usdToNanos(budget_usd), rpm: rpm ?? 0, tpm: tpm ?? 0 },
-      callContext(request),
+    const body = request.body;
+    const { key, secret } = await accounting.createKey(
+      {
+        name: body.name,
+        models: body.models,
+        budgetNanoUsd: usdToNanos(body.budget_usd),
+        rpm: body.rpm ?? 0,
+        tpm: body.tpm ?? 0,
+        budgetPeriod: body.budget_period ?? null,
+        expiresAtMs: (body.expires_at ?? 0) * 1000,
+        teamId: body.team_id ?? '',
+        metadata: body.metadata ?? {},
+      },
+      { ...callContext(request), audit: auditOf(request) },
     );
-    return reply.code(201).send({ ...adminKeyView(key, 0), key: secret });
+    return reply.code(201).send({ ...adminKeyView(key), key: secret });
   });
 
   app.get('/admin/v1/keys', { schema: { querystring: ListQuery } }, async (request) => {
-    const page = await downstream.accounting.listKeys(request.query.limit ?? 100, request.query.after ?? '', callContext(request));
+    const result = await accounting.listKeys(request.query.limit ?? 100, request.query.after ?? '', callContext(request));
+    return page(result.keys.map(adminKeyView), result.nextPageToken);
+  });
+
+  app.get('/admin/v1/keys/:id', { schema: { params: IdParams } }, async (request) => {
+    const { key } = await accounting.getKey(request.params.id, callContext(request));
+    return adminKeyView(key);
+  });
+
+  app.patch('/admin/v1/keys/:id', { schema: { params: IdParams, body: PatchKeyBody } }, async (request) => {
+    const { patch, mask } = keyPatch(request.body ?? {});
+    const key = await accounting.updateKey(request.params.id, patch, mask, { ...callContext(request), audit: auditOf(request) });
+    return adminKeyView(key);
+  });
+
+  app.post(
+    '/admin/v1/keys/:id/rotate',
+    {
+      schema: { params: IdParams, body: RotateBody },
+      // The body is optional: none means no grace.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request) => {
+      const grace = request.body?.grace_seconds ?? 0;
+      const { key, secret } = await accounting.rotateKey(request.params.id, grace, { ...callContext(request), audit: auditOf(request) });
+      return { ...adminKeyView(key), key: secret };
+    },
+  );
+
+  app.delete('/admin/v1/keys/:id', { schema: { params: IdParams } }, async (request) => {
+    const key = await accounting.revokeKey(request.params.id, { ...callContext(request), retries: 0, audit: auditOf(request) });
+    return adminKeyView(key);
+  });
+
+  // Teams.
+
+  app.post('/admin/v1/teams', { schema: { body: CreateTeamBody } }, async (request, reply) => {
+    const { fields } = teamFields(request.body);
+    const team = await accounting.createTeam(fields, { ...callContext(request), audit: auditOf(request) });
+    return reply.code(201).send(adminTeamView(team));
+  });
+
+  app.get('/admin/v1/teams', { schema: { querystring: ListQuery } }, async (request) => {
+    const result = await accounting.listTeams(request.query.limit ?? 100, request.query.after ?? '', callContext(request));
+    return page(result.teams.map(adminTeamView), result.nextPageToken);
+  });
+
+  app.get('/admin/v1/teams/:id', { schema: { params: IdParams } }, async (request) =>
+    adminTeamView(await accounting.getTeam(request.params.id, callContext(request))),
+  );
+
+  app.patch('/admin/v1/teams/:id', { schema: { params: IdParams, body: PatchTeamBody } }, async (request) => {
+    const { fields, mask } = teamFields(request.body ?? {});
+    const team = await accounting.updateTeam(request.params.id, fields, mask, { ...callContext(request), audit: auditOf(request) });
+    return adminTeamView(team);
+  });
+
+  app.delete('/admin/v1/teams/:id', { schema: { params: IdParams } }, async (request) => {
+    await accounting.deleteTeam(request.params.id, { ...callContext(request), audit: auditOf(request) });
+    return { id: request.params.id, object: 'team.deleted', deleted: true };
+  });
+
+  // Spend and audit.
+
+  app.get('/admin/v1/spend/logs', { schema: { querystring: SpendLogsQuery } }, async (request) => {
+    const q = request.query;
+    const result = await accounting.listSpendLogs(
+      {
+        keyId: q.key_id,
+        teamId: q.team_id,
+        group: q.group,
+        fromMs: (q.from ?? 0) * 1000,
+        toMs: (q.to ?? 0) * 1000,
+        pageSize: q.limit ?? 100,
+        pageToken: q.after,
+      },
+      callContext(request),
+    );
+    const data = result.entries.map((e) => ({
+      id: e.id,
+      object: 'spend_log',
+      key_id: e.key_id,
+      team_id: e.team_id || null,
+      group: e.group,
+      kind: e.kind,
+      cost_usd: nanosToUsd(e.cost_nano_usd),
+      usage: e.usage,
+      created_at: Math.floor(e.occurred_at_ms / 1000),
+    }));
+    return page(data, result.nextPageToken);
+  });
+
+  app.get('/admin/v1/spend/daily', { schema: { querystring: DailyQuery } }, async (request) => {
+    const q = request.query;
+    const days = await accounting.getDailySpend(
+      { keyId: q.key_id, teamId: q.team_id, group: q.group, fromDay: q.from, toDay: q.to },
+      callContext(request),
+    );
     return {
       object: 'list',
-      data: page.keys.map((k) => adminKeyView(k)),
-      has_more: page.nextPageToken !== '',
-      next_after: page.nextPageToken || null,
+      data: days.map((d) => ({ date: d.day, group: d.group, spend_usd: nanosToUsd(d.spent_nano_usd), requests: d.requests })),
     };
   });
 
-  app.get('/admin/v1/keys/:id', { schema: { params: KeyParams } }, async (request) => {
-    const { key, spentNanoUsd } = await downstream.accounting.getKey(request.params.id, callContext(request));
-    return adminKeyView(key, spentNanoUsd);
-  });
-
-  app.delete('/admin/v1/keys/:id', { schema: { params: KeyParams } }, async (request) => {
-    const key = await downstream.accounting.revokeKey(request.params.id, { ...callContext(request), retries: 0 });
-    return adminKeyView(key);
+  app.get('/admin/v1/audit', { schema: { querystring: AuditQuery } }, async (request) => {
+    const q = request.query;
+    const result = await accounting.listAuditEvents(
+      { targetId: q.target_id, pageSize: q.limit ?? 100, pageToken: q.after },
+      callContext(request),
+    );
+    const data = result.events.map((e) => ({
+      id: e.id,
+      object: 'audit_event',
+      created_at: Math.floor(e.created_at_ms / 1000),
+      action: e.action,
+      target_id: e.target_id,
+      route: e.route,
+      request_id: e.request_id,
+      changes: JSON.parse(e.changes_json || '{}') as unknown,
+    }));
+    return page(data, result.nextPageToken);
   });
 };

@@ -1,8 +1,9 @@
-import { groupMode, keyAllows, newCompletionId, type CompletionCall, type CompletionStream } from '@gateway/contracts';
+import { groupMode, newCompletionId, type CompletionCall, type CompletionStream } from '@gateway/contracts';
 import { GatewayError, toOpenAIError } from '@gateway/errors';
 import { fromServiceError, isServiceError, isTransportUnavailable, upstreamMsOf } from '@gateway/grpc';
 import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
 import { peekChatFields } from '../peek.js';
 import type { Downstream } from '../downstream.js';
@@ -75,7 +76,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
     const group = await catalog.resolve(model, callContext(request));
     if (!group) throw new GatewayError('model_not_found', { param: 'model' });
     request.metricsGroup = group.id;
-    if (!keyAllows(key, group.id)) throw new GatewayError('model_not_allowed', { param: 'model' });
+    if (!callerMay(request.apiKey, group.id)) throw new GatewayError('model_not_allowed', { param: 'model' });
     const mode = groupMode(group);
     if (mode !== 'chat')
       throw new GatewayError('invalid_request', {

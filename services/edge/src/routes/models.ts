@@ -1,5 +1,6 @@
-import { groupMode, keyAllows } from '@gateway/contracts';
+import { groupMode } from '@gateway/contracts';
 import type { FastifyPluginAsync } from 'fastify';
+import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
 import { callContext } from '../telemetry.js';
 
@@ -10,12 +11,11 @@ export interface ModelsRoutesOptions {
 /** GET /v1/models: the served groups the calling key may call, ids only (aliases are not listed). */
 export const modelsRoutes: FastifyPluginAsync<ModelsRoutesOptions> = async (app, { catalog }) => {
   app.get('/v1/models', async (request) => {
-    const { key } = request.apiKey;
     const groups = await catalog.groups(callContext(request));
     return {
       object: 'list',
       data: groups
-        .filter((group) => keyAllows(key, group.id))
+        .filter((group) => callerMay(request.apiKey, group.id))
         .sort((a, b) => a.id.localeCompare(b.id))
         .map((group) => ({
           id: group.id,

@@ -1,6 +1,7 @@
-import { keyAllows } from '@gateway/contracts';
+import { budgetPeriodFromWire } from '@gateway/contracts';
 import { nanosToUsd } from '@gateway/pricing';
 import type { FastifyPluginAsync } from 'fastify';
+import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
 import { callContext } from '../telemetry.js';
@@ -19,25 +20,62 @@ export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, {
       catalog.groups(callContext(request)),
     ]);
     const { key } = usage;
+    const balance = key.balance;
+    const seconds = (ms: number) => (ms ? Math.floor(ms / 1000) : null);
     const remaining = Math.max(0, key.budget_nano_usd - usage.spent_nano_usd - usage.reserved_nano_usd);
+    const period = budgetPeriodFromWire(key.budget_period);
+    const team = usage.team;
     return {
       object: 'usage',
-      key: { id: key.id, name: key.name, hint: key.hint, created_at: Math.floor(key.created_at_ms / 1000) },
+      key: {
+        id: key.id,
+        name: key.name,
+        hint: key.hint,
+        created_at: Math.floor(key.created_at_ms / 1000),
+        expires_at: seconds(key.expires_at_ms),
+        team_id: key.team_id || null,
+      },
       budget: {
         limit_usd: nanosToUsd(key.budget_nano_usd),
+        period,
+        period_start: Math.floor(usage.period_start_ms / 1000),
+        resets_at: seconds(balance?.resets_at_ms ?? 0),
         spent_usd: nanosToUsd(usage.spent_nano_usd),
+        lifetime_spent_usd: nanosToUsd(balance?.lifetime_spent_nano_usd ?? usage.spent_nano_usd),
         reserved_usd: nanosToUsd(usage.reserved_nano_usd),
         remaining_usd: nanosToUsd(remaining),
       },
+      team: team
+        ? {
+            id: team.id,
+            name: team.name,
+            budget: {
+              limit_usd: team.has_budget ? nanosToUsd(team.budget_nano_usd) : null,
+              period: budgetPeriodFromWire(team.budget_period),
+              period_start: seconds(team.balance?.period_start_ms ?? 0),
+              resets_at: seconds(team.balance?.resets_at_ms ?? 0),
+              spent_usd: nanosToUsd(team.balance?.spent_nano_usd ?? 0),
+              reserved_usd: nanosToUsd(team.balance?.reserved_nano_usd ?? 0),
+              remaining_usd: team.has_budget
+                ? nanosToUsd(
+                    Math.max(0, team.budget_nano_usd - (team.balance?.spent_nano_usd ?? 0) - (team.balance?.reserved_nano_usd ?? 0)),
+                  )
+                : null,
+            },
+            rate_limits: { rpm: team.rpm || null, tpm: team.tpm || null },
+          }
+        : null,
       models: {
-        allowed: key.models,
+        allowed: request.apiKey.allowedModels,
         available: groups
-          .filter((g) => keyAllows(key, g.id))
+          .filter((g) => callerMay(request.apiKey, g.id))
           .map((g) => g.id)
           .sort(),
       },
+      // The current period's spend per model (lifetime budgets: since the key's creation).
       by_model: usage.groups.map((g) => ({ model: g.group, spent_usd: nanosToUsd(g.spent_nano_usd), requests: g.requests })),
-      period: { start: Math.floor(usage.period_start_ms / 1000), end: null },
+      daily: usage.daily.map((d) => ({ date: d.day, spend_usd: nanosToUsd(d.spent_nano_usd), requests: d.requests })),
+      period: { type: period, start: Math.floor(usage.period_start_ms / 1000), end: seconds(balance?.resets_at_ms ?? 0) },
       rate_limits: { rpm: key.rpm || null, tpm: key.tpm || null },
     };
   });

@@ -1,10 +1,11 @@
-import { groupMode, keyAllows, videoJobStatus } from '@gateway/contracts';
+import { groupMode, videoJobStatus } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import type { VideoJob__Output } from '@gateway/protos';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Writable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
+import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
 import { callContext } from '../telemetry.js';
@@ -95,7 +96,7 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     const group = await catalog.resolve(fields.model, callContext(request));
     if (group) request.metricsGroup = group.id;
     // On this route a model the key cannot use is a 422: the request is refused before any task exists.
-    if (!group || groupMode(group) !== 'video' || !keyAllows(key, group.id)) {
+    if (!group || groupMode(group) !== 'video' || !callerMay(request.apiKey, group.id)) {
       throw new GatewayError('invalid_request', {
         param: 'model',
         message: `Invalid value for 'model': '${fields.model}' is not a video model this key can use.`,

@@ -5,10 +5,34 @@ import type { Long } from '@grpc/proto-loader';
 
 export interface AuthenticateKeyResponse {
   'key'?: (_gateway_accounting_v1_Key | null);
+  /**
+   * Spend in the key's current period.
+   */
   'spent_nano_usd'?: (number | string | Long);
+  /**
+   * Groups the key may call: its own list, narrowed by its team's ("*" means every group).
+   */
+  'allowed_models'?: (string)[];
+  /**
+   * Unix milliseconds after which this secret stops working (expiry, or the end of a rotation's
+   * grace); 0: no such time. Callers caching the answer keep it no longer.
+   */
+  'valid_until_ms'?: (number | string | Long);
 }
 
 export interface AuthenticateKeyResponse__Output {
   'key': (_gateway_accounting_v1_Key__Output | null);
+  /**
+   * Spend in the key's current period.
+   */
   'spent_nano_usd': (number);
+  /**
+   * Groups the key may call: its own list, narrowed by its team's ("*" means every group).
+   */
+  'allowed_models': (string)[];
+  /**
+   * Unix milliseconds after which this secret stops working (expiry, or the end of a rotation's
+   * grace); 0: no such time. Callers caching the answer keep it no longer.
+   */
+  'valid_until_ms': (number);
 }

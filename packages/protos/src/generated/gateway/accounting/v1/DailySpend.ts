@@ -1,0 +1,29 @@
+// Original file: proto/gateway/accounting/v1/accounting.proto
+
+import type { Long } from '@grpc/proto-loader';
+
+export interface DailySpend {
+  /**
+   * UTC day, "YYYY-MM-DD".
+   */
+  'day'?: (string);
+  /**
+   * Empty when the row sums every group.
+   */
+  'group'?: (string);
+  'spent_nano_usd'?: (number | string | Long);
+  'requests'?: (number | string | Long);
+}
+
+export interface DailySpend__Output {
+  /**
+   * UTC day, "YYYY-MM-DD".
+   */
+  'day': (string);
+  /**
+   * Empty when the row sums every group.
+   */
+  'group': (string);
+  'spent_nano_usd': (number);
+  'requests': (number);
+}
