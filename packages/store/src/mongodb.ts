@@ -112,7 +112,7 @@ export class MongoStore implements DocumentStore {
     const collection = this.#db.collection<Document>(name);
     for (const index of indexes) {
       await collection.createIndex(
-        { [index.field]: 1 },
+        { [index.field ?? '']: 1 },
         {
           unique: index.unique ?? false,
           ...(index.expireAfterSeconds === undefined ? {} : { expireAfterSeconds: index.expireAfterSeconds }),

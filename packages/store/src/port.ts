@@ -21,7 +21,8 @@ export interface Update {
 }
 
 export interface IndexSpec {
-  field: string;
+  field?: string;
+  fields?: readonly string[];
   unique?: boolean;
   /** TTL: the field holds a Date; documents are removed this many seconds after it. */
   expireAfterSeconds?: number;

@@ -437,6 +437,7 @@ class SqliteDatabase {
       this.#indexed.set(table, indexed);
     }
     for (const index of indexes) {
+      if (!index.field) continue;
       if (index.field === '_id') continue;
       indexed.add(index.field);
       const name = `${table}__${index.field.replace(/[^A-Za-z0-9_]/g, '_')}`;
