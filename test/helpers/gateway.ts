@@ -22,6 +22,10 @@ export interface TestGateway extends RunningGateway {
     budget_usd?: number;
     rpm?: number;
     tpm?: number;
+    budget_period?: 'daily' | 'weekly' | 'monthly' | null;
+    expires_at?: number | null;
+    team_id?: string | null;
+    metadata?: Record<string, string>;
   }): Promise<{ id: string; key: string }>;
 }
 
@@ -29,6 +33,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   config?: GatewayConfig;
   dataDir?: string;
+  /** Accounting's clock (budget periods, expiry, rotation grace). */
+  clock?: () => number;
 }
 
 export async function startTestGateway(options: StartOptions = {}): Promise<TestGateway> {
@@ -50,7 +56,7 @@ export async function startTestGateway(options: StartOptions = {}): Promise<Test
     ...options.env,
   };
   const config = options.config ?? (await loadConfig(exampleConfigPath));
-  const gateway = await startGateway({ config, logger, env });
+  const gateway = await startGateway({ config, logger, env, ...(options.clock ? { clock: options.clock } : {}) });
   const call = (path: string, secret?: string, init: RequestInit = {}) =>
     fetch(`${gateway.url}${path}`, {
       ...init,
@@ -62,7 +68,7 @@ export async function startTestGateway(options: StartOptions = {}): Promise<Test
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? null : JSON.stringify(body),
     });
-  const createKey = async (body: { name?: string; models: string[]; budget_usd?: number; rpm?: number; tpm?: number }) => {
+  const createKey: TestGateway['createKey'] = async (body) => {
     const response = await admin('POST', '/admin/v1/keys', { name: 'test', budget_usd: 10, ...body });
     if (response.status !== 201) throw new Error(`key creation failed: ${response.status} ${await response.text()}`);
     return (await response.json()) as { id: string; key: string };

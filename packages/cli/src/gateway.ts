@@ -13,6 +13,8 @@ export interface GatewayOptions {
   config: GatewayConfig;
   logger: Logger;
   env: Env;
+  /** Unix ms now, as accounting judges budget periods, expiry and grace (tests move it); Date.now by default. */
+  clock?: () => number;
 }
 
 export interface RunningGateway {
@@ -32,7 +34,7 @@ export interface RunningGateway {
  * the edge in front, one store (embedded unless MONGODB_URI) and one bus (NATS when NATS_URL
  * is set, else in-process).
  */
-export async function startGateway({ config, logger, env }: GatewayOptions): Promise<RunningGateway> {
+export async function startGateway({ config, logger, env, clock }: GatewayOptions): Promise<RunningGateway> {
   const store = await openStore(env, logger);
   const { bus, close: closeBus } = await openBus('gateway', env, logger);
   const started: RunningService[] = [];
@@ -50,6 +52,7 @@ export async function startGateway({ config, logger, env }: GatewayOptions): Pro
       listen: '127.0.0.1:0',
       // Nothing else can hold leases in this process's own embedded store.
       leasesEndWithProcess: store.kind === 'embedded',
+      ...(clock ? { clock } : {}),
     });
     started.push(accounting);
     // Chat and video hold each call's price in accounting before going upstream.
