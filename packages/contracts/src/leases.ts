@@ -43,12 +43,15 @@ export interface BudgetLeaseOptions {
   now?: () => number;
 }
 
-/** Remembered keys with rate limits (their limits never change; the map is bounded). */
+/** Remembered keys with rate limits (the map is bounded). */
 const PER_CALL_KEYS_MAX = 10_000;
+/** How long a key is remembered as per-call: limits can be removed by an update, so it is asked again after this. */
+const PER_CALL_MEMORY_MS = 60_000;
 
 export class BudgetLeases implements CallBudget {
   readonly #slots = new Map<string, Slot>();
-  readonly #perCallKeys = new Set<string>();
+  /** Keys whose calls are each held in accounting (they or their team have rate limits), until when. */
+  readonly #perCallKeys = new Map<string, number>();
   /** Where each live lease sits, so a failed call's part returns to it while it is current. */
   readonly #live = new Map<string, Lease>();
   readonly #prefix = `${LEASE_PREFIX}${randomBytes(6).toString('hex')}_`;
@@ -73,8 +76,16 @@ export class BudgetLeases implements CallBudget {
     this.#timer.unref();
   }
 
+  #isPerCall(keyId: string): boolean {
+    const until = this.#perCallKeys.get(keyId);
+    if (until === undefined) return false;
+    if (until > this.#now()) return true;
+    this.#perCallKeys.delete(keyId);
+    return false;
+  }
+
   async claim(input: ReserveInput, context?: RequestContext): Promise<BudgetClaim> {
-    if (!this.#perCallKeys.has(input.keyId)) {
+    if (!this.#isPerCall(input.keyId)) {
       const slotKey = `${input.keyId}|${input.group}`;
       let slot = this.#slots.get(slotKey);
       if (!slot) {
@@ -95,9 +106,9 @@ export class BudgetLeases implements CallBudget {
           slot.renewing = renewing;
           await renewing;
         }
-        if (this.#perCallKeys.has(input.keyId)) break;
+        if (this.#isPerCall(input.keyId)) break;
       }
-      if (!this.#perCallKeys.has(input.keyId)) {
+      if (!this.#isPerCall(input.keyId)) {
         const drawn = this.#draw(slot, input.amountNanoUsd);
         if (drawn) return drawn;
       }
@@ -149,7 +160,7 @@ export class BudgetLeases implements CallBudget {
     const { grantedNanoUsd, perCall } = answer;
     if (perCall) {
       if (this.#perCallKeys.size >= PER_CALL_KEYS_MAX) this.#perCallKeys.clear();
-      this.#perCallKeys.add(input.keyId);
+      this.#perCallKeys.set(input.keyId, this.#now() + PER_CALL_MEMORY_MS);
       return;
     }
     const lease: Lease = { id: leaseId, keyId: input.keyId, remaining: grantedNanoUsd, calls: 0, expiresAt: this.#now() + this.#ttlMs };

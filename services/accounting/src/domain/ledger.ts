@@ -260,7 +260,7 @@ export class Ledger {
 
   /** A key's spend per group from `startMs` (a UTC midnight) on. */
   async groupsSince(keyId: string, startMs: number): Promise<{ group: string; spent_nano_usd: number; requests: number }[]> {
-    const rows = await this.dailySpend({ keyId, fromDay: utcDay(startMs), toDay: utcDay(Math.max(startMs, this.clock())) }).catch(() => []);
+    const rows = await this.dailySpend({ keyId, fromDay: utcDay(startMs), toDay: utcDay(Math.max(startMs, this.clock())) });
     const byGroup = new Map<string, { group: string; spent_nano_usd: number; requests: number }>();
     for (const row of rows) {
       const sum = byGroup.get(row.group) ?? { group: row.group, spent_nano_usd: 0, requests: 0 };
