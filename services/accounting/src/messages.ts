@@ -20,7 +20,7 @@ export function balanceMessage(account: AccountRecord, now: number): Balance {
 }
 
 export function keyMessage(key: KeyRecord, now: number): Key {
-  const graceEnd = key.previous_hash ? (key.previous_hash_expires_at?.getTime() ?? 0) : 0;
+  const graceEnd = key.previous_secret_expires_at?.getTime() ?? 0;
   return {
     id: key._id,
     name: key.name,

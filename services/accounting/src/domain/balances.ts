@@ -106,7 +106,8 @@ export class Balances<T extends AccountRecord> {
       {
         _id: account._id,
         ...this.active,
-        period_start_ms: account.period_start_ms,
+        // A lifetime budget has one period forever: nothing to assert.
+        ...(account.budget_period ? { period_start_ms: account.period_start_ms } : {}),
         available_nano_usd: { $gte: amount },
         [`holds.${holdId}`]: { $exists: false },
       },
@@ -118,11 +119,13 @@ export class Balances<T extends AccountRecord> {
    * Takes `part` of a hold (all of it when `part` is undefined or covers it) and records `cost`
    * as spend, in one conditional update. The cost counts in the period the hold was taken in:
    * a hold from a period that has ended charges only the lifetime spend. Returns the hold as it
-   * was, or undefined (having done nothing) when it is not there.
+   * was, or undefined (having done nothing) when it is not there. `seen`: the account as the
+   * caller just read it.
    */
-  async draw(id: string, holdId: string, part: number | undefined, cost: number): Promise<Hold | undefined> {
+  async draw(id: string, holdId: string, part: number | undefined, cost: number, seen?: T): Promise<Hold | undefined> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const account = await this.find(id);
+      // The caller's fresh read spares the first one (a stale one only costs a retry).
+      const account = attempt === 0 && seen?.holds?.[holdId] ? seen : await this.find(id);
       const hold = account?.holds?.[holdId];
       if (!account || !hold) return undefined;
       const taken = part === undefined || part >= hold.amount ? hold.amount : part;

@@ -94,10 +94,11 @@ export class BudgetBook {
    * Records `cost` spent by a call. When its hold is still there, `part` of it (all when
    * undefined: a single call; a lease's drawn part otherwise) ends in the same step, on the key
    * and on the team it was held on; otherwise the cost is plain spend on the key and its team.
+   * `key` as the caller just read it.
    */
   async settle(key: KeyRecord, holdId: string | undefined, cost: number, part?: number): Promise<void> {
     if (holdId) {
-      const hold = await this.keys.balances.draw(key._id, holdId, part, cost);
+      const hold = await this.keys.balances.draw(key._id, holdId, part, cost, key);
       if (hold) {
         if (hold.team) await this.#teamSettle(hold.team, holdId, hold, part, cost);
         return;

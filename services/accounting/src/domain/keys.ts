@@ -1,7 +1,7 @@
 import { ALL_MODELS, keyAllows } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import { GroupIndex, type GatewayConfig } from '@gateway/config';
-import type { Collection, DocumentStore } from '@gateway/store';
+import type { Collection, Doc, DocumentStore } from '@gateway/store';
 import { type AccountRecord, Balances } from './balances.js';
 import { type BudgetPeriod, periodStartOf } from './periods.js';
 import { hashSecret, newKeyId, newSecret, sameHash, secretHint } from './secrets.js';
@@ -23,9 +23,17 @@ export interface KeyRecord extends AccountRecord {
   metadata?: Record<string, string>;
   expires_at?: Date | null;
   rotated_at?: Date | null;
-  /** The secret before the last rotation, working until `previous_hash_expires_at`. */
-  previous_hash?: string | null;
-  previous_hash_expires_at?: Date | null;
+  /** Until when the secret before the last rotation still works (null: it does not). */
+  previous_secret_expires_at?: Date | null;
+}
+
+/**
+ * The secret before a key's last rotation, by its hash, while its grace lasts. Kept apart from
+ * the key document so that the key (updated on every hold) carries no index for it.
+ */
+interface PreviousSecret extends Doc {
+  key_id: string;
+  expires_at: Date;
 }
 
 export interface NewKey {
@@ -64,6 +72,7 @@ export interface Authenticated {
 
 export { ALL_MODELS, keyAllows };
 export const KEYS_COLLECTION = 'accounting_keys';
+export const PREVIOUS_SECRETS_COLLECTION = 'accounting_previous_secrets';
 export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
 const MAX_PAGE_SIZE = 1000;
 const DEFAULT_PAGE_SIZE = 100;
@@ -73,6 +82,7 @@ export class KeyRepository {
 
   private constructor(
     private readonly keys: Collection<KeyRecord>,
+    private readonly previousSecrets: Collection<PreviousSecret>,
     private readonly groups: GroupIndex,
     private readonly clock: () => number,
   ) {
@@ -80,13 +90,13 @@ export class KeyRepository {
   }
 
   static async open(store: DocumentStore, config: GatewayConfig, clock: () => number = Date.now): Promise<KeyRepository> {
-    const keys = await store.collection<KeyRecord>(KEYS_COLLECTION, [
-      { field: 'hash', unique: true },
-      { field: 'previous_hash' },
-      { field: 'created_at' },
-      { field: 'team_id' },
+    // Every index on keys is maintained on every hold and settlement: only the ones lookups need.
+    const keys = await store.collection<KeyRecord>(KEYS_COLLECTION, [{ field: 'hash', unique: true }, { field: 'created_at' }]);
+    const previousSecrets = await store.collection<PreviousSecret>(PREVIOUS_SECRETS_COLLECTION, [
+      { field: 'key_id' },
+      { field: 'expires_at', expireAfterSeconds: 0 },
     ]);
-    return new KeyRepository(keys, new GroupIndex(config.groups), clock);
+    return new KeyRepository(keys, previousSecrets, new GroupIndex(config.groups), clock);
   }
 
   /** Creates a key and returns it with its secret, which exists nowhere else from now on. */
@@ -121,8 +131,7 @@ export class KeyRepository {
       metadata,
       expires_at: expiresAt,
       rotated_at: null,
-      previous_hash: null,
-      previous_hash_expires_at: null,
+      previous_secret_expires_at: null,
       spent_nano_usd: 0,
       reserved_nano_usd: 0,
       available_nano_usd: budget,
@@ -143,9 +152,10 @@ export class KeyRepository {
     if (key && sameHash(key.hash, hash) && key.revoked_at === null) {
       return { key: this.#unexpired(key, now), validUntilMs: key.expires_at?.getTime() };
     }
-    const previous = await this.keys.findOne({ previous_hash: hash });
-    const graceEnd = previous?.previous_hash_expires_at?.getTime() ?? 0;
-    if (previous?.previous_hash && sameHash(previous.previous_hash, hash) && previous.revoked_at === null && graceEnd > now) {
+    const secret = await this.previousSecrets.findOne({ _id: hash });
+    const graceEnd = secret?.expires_at.getTime() ?? 0;
+    const previous = secret && sameHash(secret._id, hash) && graceEnd > now ? await this.keys.findOne({ _id: secret.key_id }) : null;
+    if (previous && previous.revoked_at === null) {
       const expiry = previous.expires_at?.getTime();
       return { key: this.#unexpired(previous, now), validUntilMs: expiry === undefined ? graceEnd : Math.min(expiry, graceEnd) };
     }
@@ -243,17 +253,10 @@ export class KeyRepository {
     if (before.revoked_at !== null) throw new GatewayError('key_revoked');
     const now = this.clock();
     const secret = newSecret();
+    const graceEnd = graceSeconds > 0 ? new Date(now + graceSeconds * 1000) : null;
     const rotated = await this.keys.findOneAndUpdate(
       { _id: id, hash: before.hash, revoked_at: null },
-      {
-        $set: {
-          hash: hashSecret(secret),
-          hint: secretHint(secret),
-          rotated_at: new Date(now),
-          previous_hash: graceSeconds > 0 ? before.hash : null,
-          previous_hash_expires_at: graceSeconds > 0 ? new Date(now + graceSeconds * 1000) : null,
-        },
-      },
+      { $set: { hash: hashSecret(secret), hint: secretHint(secret), rotated_at: new Date(now), previous_secret_expires_at: graceEnd } },
     );
     // Revoked or rotated by someone else in between: say what it is now.
     if (!rotated) {
@@ -261,6 +264,9 @@ export class KeyRepository {
       if (latest.revoked_at !== null) throw new GatewayError('key_revoked');
       throw new GatewayError('invalid_request', { message: 'The key was rotated by another request at the same time; try again.' });
     }
+    // Only the secret just replaced may keep working: an earlier rotation's grace ends now.
+    await this.previousSecrets.deleteMany({ key_id: id });
+    if (graceEnd) await this.previousSecrets.insertOne({ _id: before.hash, key_id: id, expires_at: graceEnd });
     return { before, after: rotated, secret };
   }
 

@@ -100,8 +100,8 @@ export class Ledger {
     clock: () => number = Date.now,
   ): Promise<Ledger> {
     // Every spend-log filter has an index whose last field is the order, so a page reads only its rows.
+    // (Databases of earlier releases also keep a `key_id` index; the compound one covers it.)
     const entries = await store.collection<LedgerEntry>(LEDGER_COLLECTION, [
-      { field: 'key_id' },
       { fields: ['key_id', 'sort_key'] },
       { fields: ['team_id', 'sort_key'] },
       { fields: ['group', 'sort_key'] },
