@@ -1,5 +1,6 @@
 import { MongoClient, MongoServerError, type Db, type Document } from 'mongodb';
 import {
+  indexFields,
   StoreError,
   type Collection,
   type Doc,
@@ -111,13 +112,10 @@ export class MongoStore implements DocumentStore {
   async collection<T extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {
     const collection = this.#db.collection<Document>(name);
     for (const index of indexes) {
-      await collection.createIndex(
-        { [index.field ?? '']: 1 },
-        {
-          unique: index.unique ?? false,
-          ...(index.expireAfterSeconds === undefined ? {} : { expireAfterSeconds: index.expireAfterSeconds }),
-        },
-      );
+      await collection.createIndex(Object.fromEntries(indexFields(index).map((field) => [field, 1])), {
+        unique: index.unique ?? false,
+        ...('field' in index && index.expireAfterSeconds !== undefined ? { expireAfterSeconds: index.expireAfterSeconds } : {}),
+      });
     }
     return new MongoCollection<T>(collection);
   }

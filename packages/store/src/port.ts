@@ -20,12 +20,28 @@ export interface Update {
   $unset?: Readonly<Record<string, true | ''>>;
 }
 
-export interface IndexSpec {
-  field?: string;
-  fields?: readonly string[];
+/** An index on one field; unique or TTL (the field holds a Date) if asked. */
+export interface FieldIndexSpec {
+  field: string;
   unique?: boolean;
   /** TTL: the field holds a Date; documents are removed this many seconds after it. */
   expireAfterSeconds?: number;
+}
+
+/**
+ * An index on several fields in order: a query with equality on the leading ones and a range or
+ * sort on the next one reads only its rows, in order.
+ */
+export interface CompoundIndexSpec {
+  fields: readonly string[];
+  unique?: boolean;
+}
+
+export type IndexSpec = FieldIndexSpec | CompoundIndexSpec;
+
+/** The fields an index covers, in order. */
+export function indexFields(index: IndexSpec): readonly string[] {
+  return 'fields' in index ? index.fields : [index.field];
 }
 
 export interface FindOptions {

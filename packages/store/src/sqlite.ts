@@ -5,6 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import Database from 'libsql';
 import {
+  indexFields,
   StoreError,
   type Collection,
   type Doc,
@@ -437,14 +438,15 @@ class SqliteDatabase {
       this.#indexed.set(table, indexed);
     }
     for (const index of indexes) {
-      if (!index.field) continue;
-      if (index.field === '_id') continue;
-      indexed.add(index.field);
-      const name = `${table}__${index.field.replace(/[^A-Za-z0-9_]/g, '_')}`;
-      const expr = fieldExpr(index.field);
-      this.db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${expr})`);
-      if (index.expireAfterSeconds !== undefined) {
-        ttl = { table, expr, seconds: index.expireAfterSeconds };
+      const fields = indexFields(index);
+      if (fields.length === 1 && fields[0] === '_id') continue;
+      for (const field of fields) indexed.add(field);
+      // The expressions are exactly those queries write for these fields, so the planner uses the index.
+      const name = `${table}__${fields.map((f) => f.replace(/[^A-Za-z0-9_]/g, '_')).join('__')}`;
+      const exprs = fields.map(fieldExpr);
+      this.db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${name}" ON "${table}" (${exprs.join(', ')})`);
+      if ('field' in index && index.expireAfterSeconds !== undefined) {
+        ttl = { table, expr: fieldExpr(index.field), seconds: index.expireAfterSeconds };
         this.#ttls.set(table, ttl);
       }
     }
@@ -532,6 +534,13 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
       params.push(options.limit);
     }
     return { sql, params };
+  }
+
+  /** SQLite's plan for a find, one line per step: how tests and operators check a query uses its index. */
+  explain(filter: Filter, options: FindOptions = {}): string {
+    const { sql, params } = this.#select(filter, options);
+    const rows = this.base.statement(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+    return rows.map((row) => row.detail).join('\n');
   }
 
   #insert(doc: object & { _id: string }): void {
@@ -664,6 +673,12 @@ export class SqliteStore implements DocumentStore {
       base.rollback();
       throw error;
     }
+  }
+
+  /** SQLite's plan for a find on a collection opened before (see SqliteCollection.explain). */
+  explain(collection: string, filter: Filter, options: FindOptions = {}): string {
+    this.#assertOpen();
+    return new SqliteCollection(this.#base, collection, this.#base.ensureTable(collection, [])).explain(filter, options);
   }
 
   /** Removes expired documents now (the store also does it every 30 s); returns how many. */

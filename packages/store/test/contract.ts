@@ -48,6 +48,24 @@ export function storeContract(name: string, open: () => Promise<DocumentStore>, 
       expect(await accounts.findOne({ owner: 'nobody' })).toBeNull();
     });
 
+    it('serves range and order queries on compound indexes, and keeps compound unique ones unique', async () => {
+      interface Row extends Doc {
+        key: string;
+        at: string;
+        n: number;
+      }
+      const rows = await store.collection<Row>(fresh(), [{ fields: ['key', 'at'] }, { fields: ['n', 'key'], unique: true }]);
+      for (let i = 0; i < 12; i += 1)
+        await rows.insertOne({ _id: `r${i}`, key: i % 2 ? 'odd' : 'even', at: `t${String(i).padStart(2, '0')}`, n: i });
+      const newest = await rows.find({ key: 'odd', at: { $lt: 't09' } }, { sort: { at: -1 }, limit: 3 });
+      expect(newest.map((r) => r._id)).toEqual(['r7', 'r5', 'r3']);
+      const oldest = await rows.find({ key: 'even', at: { $gte: 't02', $lte: 't08' } }, { sort: { at: 1 } });
+      expect(oldest.map((r) => r._id)).toEqual(['r2', 'r4', 'r6', 'r8']);
+      const twice = await rows.insertOne({ _id: 'again', key: 'odd', at: 'x', n: 3 }).catch((e: unknown) => e);
+      expect(isDuplicateKey(twice)).toBe(true);
+      await rows.insertOne({ _id: 'other', key: 'even', at: 'x', n: 3 });
+    });
+
     it('rejects a duplicate _id and a duplicate unique field with duplicate_key', async () => {
       const accounts = await store.collection<Account>(fresh(), [{ field: 'owner', unique: true }]);
       await accounts.insertOne({ _id: 'a1', owner: 'ann', balance: 0 });

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../src/index.js';
+import { type Doc, SqliteStore } from '../src/index.js';
 import { storeContract } from './contract.js';
 
 const dirs: string[] = [];
@@ -61,6 +61,60 @@ describe('embedded store (SQLite)', () => {
     await store.collection<Counter>('indexed', [{ field: 'n' }]);
     const plan = await planOf(store, `SELECT doc FROM "indexed" WHERE json_extract(doc, '$.n') = 3`);
     expect(plan).toMatch(/USING INDEX indexed__n/);
+    await store.close();
+  });
+
+  it('answers the spend-log and daily-spend query shapes from compound indexes, in index order', async () => {
+    const store = new SqliteStore(await tempDir());
+    const ledger = await store.collection<Doc>('ledger', [
+      { fields: ['key_id', 'sort_key'] },
+      { fields: ['team_id', 'sort_key'] },
+      { fields: ['group', 'sort_key'] },
+      { field: 'sort_key' },
+    ]);
+    const daily = await store.collection<Doc>('daily', [{ fields: ['key_id', 'day'] }, { fields: ['team_id', 'day'] }, { field: 'day' }]);
+    // Some rows, so the planner is not choosing over empty tables.
+    await store.atomically(async () => {
+      for (let i = 0; i < 500; i += 1) {
+        const row = { key_id: `k${i % 50}`, team_id: i % 3 ? null : `t${i % 5}`, group: `g${i % 4}`, sort_key: `${1e12 + i}:c${i}` };
+        await ledger.insertOne({ _id: `c${i}`, ...row } as Doc);
+        await daily.insertOne({ _id: `d${i}`, day: `2026-11-${String((i % 28) + 1).padStart(2, '0')}`, ...row } as Doc);
+      }
+    });
+    const newest = { sort: { sort_key: -1 }, limit: 101 } as const;
+    const shapes: [string, string, RegExp][] = [
+      ['ledger', store.explain('ledger', { key_id: 'k1', sort_key: { $lt: 'X' } }, newest), /ledger__key_id__sort_key/],
+      [
+        'ledger',
+        store.explain('ledger', { key_id: 'k1', sort_key: { $gte: 'A', $lt: 'X' }, group: 'g1' }, newest),
+        /ledger__key_id__sort_key|ledger__group__sort_key/,
+      ],
+      ['ledger', store.explain('ledger', { team_id: 't1' }, newest), /ledger__team_id__sort_key/],
+      ['ledger', store.explain('ledger', { group: 'g1' }, newest), /ledger__group__sort_key/],
+      ['ledger', store.explain('ledger', { sort_key: { $lt: 'X' } }, newest), /ledger__sort_key/],
+      ['ledger', store.explain('ledger', {}, newest), /ledger__sort_key/],
+      [
+        'daily',
+        store.explain('daily', { key_id: 'k1', day: { $gte: '2026-01-01', $lte: '2026-12-31' } }, { sort: { day: 1 } }),
+        /daily__key_id__day/,
+      ],
+      ['daily', store.explain('daily', { team_id: 't1', day: { $gte: '2026-01-01' } }, { sort: { day: 1 } }), /daily__team_id__day/],
+    ];
+    for (const [, plan, index] of shapes) {
+      expect(plan).toMatch(index);
+      expect(plan).not.toMatch(/TEMP B-TREE/);
+      expect(plan).not.toMatch(/^SCAN \w+$/m);
+    }
+    await store.close();
+  });
+
+  it('lets an upsert replace an expired document the sweeper has not removed yet', async () => {
+    const store = new SqliteStore(await tempDir());
+    const windows = await store.collection<Counter & { created_at: Date }>('windows', [{ field: 'created_at', expireAfterSeconds: 60 }]);
+    await windows.insertOne({ _id: 'w', n: 41, created_at: new Date(Date.now() - 120_000) });
+    const fresh = await windows.findOneAndUpdate({ _id: 'w' }, { $inc: { n: 1 }, $set: { created_at: new Date() } }, { upsert: true });
+    expect(fresh?.n).toBe(1);
+    expect((await windows.findOne({ _id: 'w' }))?.n).toBe(1);
     await store.close();
   });
 

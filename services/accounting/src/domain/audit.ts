@@ -74,7 +74,7 @@ export class AuditLog {
 
   async list(targetId: string, pageSize: number, pageToken: string): Promise<{ events: AuditRecord[]; next: string }> {
     const limit = Math.min(pageSize > 0 ? pageSize : 100, MAX_PAGE_SIZE);
-    const filter: Record<string, unknown> = { sort_key: pageToken ? { $lt: decode(pageToken) } : { $exists: true } };
+    const filter: Record<string, unknown> = pageToken ? { sort_key: { $lt: decode(pageToken) } } : {};
     if (targetId) filter.target_id = targetId;
     const rows = await this.events.find(filter as Filter, { sort: { sort_key: -1 }, limit: limit + 1 });
     const page = rows.slice(0, limit);

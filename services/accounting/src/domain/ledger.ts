@@ -218,7 +218,7 @@ export class Ledger {
       if (upper === undefined || after < upper) upper = after;
     }
     if (upper !== undefined) range.$lt = upper;
-    filter.sort_key = Object.keys(range).length > 0 ? range : { $exists: true };
+    if (Object.keys(range).length > 0) filter.sort_key = range;
     const rows = await this.entries.find(filter as Filter, { sort: { sort_key: -1 }, limit: limit + 1 });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
