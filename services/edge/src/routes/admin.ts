@@ -5,7 +5,7 @@ import { nanosToUsd, usdToNanos } from '@gateway/pricing';
 import type { AuditContext, Balance__Output, Key__Output, KeyPatch, Team__Output, TeamFields } from '@gateway/protos';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import type { Downstream } from '../downstream.js';
 import { callContext } from '../telemetry.js';
 
@@ -93,7 +93,14 @@ const Models = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minIt
 const Budget = Type.Number({ minimum: 0, maximum: 1_000_000_000 });
 const Rpm = Type.Integer({ minimum: 1, maximum: 10_000_000 });
 const Tpm = Type.Integer({ minimum: 1, maximum: 2_000_000_000 });
-const Period = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly'), Type.Null()]);
+/**
+ * `null` or the schema's type, as one JSON Schema type list: with a union (anyOf) Fastify's type
+ * coercion would turn `null` into 0 or "" (and 0 into null) to fit some branch.
+ */
+function nullable<S extends { type: string }>(schema: S) {
+  return Type.Unsafe<Static<S> | null>({ ...schema, type: [schema.type, 'null'] });
+}
+const Period = Type.Unsafe<BudgetPeriod>({ type: ['string', 'null'], enum: ['daily', 'weekly', 'monthly', null] });
 /** Unix seconds, up to the year 9999. */
 const UnixSeconds = Type.Integer({ minimum: 1, maximum: 253_402_300_799 });
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -113,8 +120,8 @@ const CreateKeyBody = Type.Object(
     rpm: Type.Optional(Rpm),
     tpm: Type.Optional(Tpm),
     budget_period: Type.Optional(Period),
-    expires_at: Type.Optional(Type.Union([UnixSeconds, Type.Null()])),
-    team_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    expires_at: Type.Optional(nullable(UnixSeconds)),
+    team_id: Type.Optional(nullable(Id)),
     metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
@@ -125,11 +132,11 @@ const PatchKeyBody = Type.Object(
     name: Type.Optional(Name),
     models: Type.Optional(Models),
     budget_usd: Type.Optional(Budget),
-    rpm: Type.Optional(Type.Union([Rpm, Type.Null()])),
-    tpm: Type.Optional(Type.Union([Tpm, Type.Null()])),
+    rpm: Type.Optional(nullable(Rpm)),
+    tpm: Type.Optional(nullable(Tpm)),
     budget_period: Type.Optional(Period),
-    expires_at: Type.Optional(Type.Union([UnixSeconds, Type.Null()])),
-    team_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    expires_at: Type.Optional(nullable(UnixSeconds)),
+    team_id: Type.Optional(nullable(Id)),
     metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
@@ -144,10 +151,10 @@ const CreateTeamBody = Type.Object(
   {
     name: Name,
     models: Type.Optional(Models),
-    budget_usd: Type.Optional(Type.Union([Budget, Type.Null()])),
+    budget_usd: Type.Optional(nullable(Budget)),
     budget_period: Type.Optional(Period),
-    rpm: Type.Optional(Type.Union([Rpm, Type.Null()])),
-    tpm: Type.Optional(Type.Union([Tpm, Type.Null()])),
+    rpm: Type.Optional(nullable(Rpm)),
+    tpm: Type.Optional(nullable(Tpm)),
     metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
@@ -157,10 +164,10 @@ const PatchTeamBody = Type.Object(
   {
     name: Type.Optional(Name),
     models: Type.Optional(Models),
-    budget_usd: Type.Optional(Type.Union([Budget, Type.Null()])),
+    budget_usd: Type.Optional(nullable(Budget)),
     budget_period: Type.Optional(Period),
-    rpm: Type.Optional(Type.Union([Rpm, Type.Null()])),
-    tpm: Type.Optional(Type.Union([Tpm, Type.Null()])),
+    rpm: Type.Optional(nullable(Rpm)),
+    tpm: Type.Optional(nullable(Tpm)),
     metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
