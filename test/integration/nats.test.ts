@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { startAccounting } from '@gateway/accounting';
 import { startChat } from '@gateway/chat';
 import { parseConfig } from '@gateway/config';
+import { AccountingClient, accountingBudget, BudgetLeases } from '@gateway/contracts';
 import { startEdge } from '@gateway/edge';
 import { silentLogger } from '@gateway/logging';
 import { openBus, type OpenedBus, type RunningService } from '@gateway/runtime';
@@ -25,6 +26,10 @@ let sim: ChatSimulator;
 const buses: OpenedBus[] = [];
 const services: RunningService[] = [];
 let edgeUrl: string;
+/** Added to the real time on accounting's clock (budget periods). */
+let offsetMs = 0;
+const clock = () => Date.now() + offsetMs;
+let budgetClient: AccountingClient;
 
 beforeAll(async () => {
   nats = await NatsServer.start();
@@ -58,8 +63,18 @@ server: { key_cache_ttl_ms: 2000 }
     logger,
     env: env('accounting'),
     listen: '127.0.0.1:0',
+    clock,
   });
-  const chat = await startChat({ config, bus: await bus('chat'), logger, env: env('chat'), listen: '127.0.0.1:0' });
+  // Chat holds each call's price in accounting as the separate chat process does.
+  budgetClient = new AccountingClient(accounting.address);
+  const chat = await startChat({
+    config,
+    bus: await bus('chat'),
+    logger,
+    env: env('chat'),
+    listen: '127.0.0.1:0',
+    budget: new BudgetLeases(budgetClient, accountingBudget(budgetClient)),
+  });
   const video = await startVideo({
     config,
     bus: await bus('video'),
@@ -84,19 +99,30 @@ server: { key_cache_ttl_ms: 2000 }
 
 afterAll(async () => {
   for (const service of services.reverse()) await service.close();
+  budgetClient.close();
   for (const opened of buses) await opened.close();
   await sim.close();
   await nats.destroy();
   await rm(dir, { recursive: true, force: true });
 });
 
-async function createKey(): Promise<{ id: string; key: string }> {
+async function createKey(body: Record<string, unknown> = {}): Promise<{ id: string; key: string }> {
   const response = await fetch(`${edgeUrl}/admin/v1/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'n', models: ['*'], budget_usd: 10 }),
+    body: JSON.stringify({ name: 'n', models: ['*'], budget_usd: 10, ...body }),
   });
   return (await response.json()) as { id: string; key: string };
+}
+
+async function keyOf(id: string) {
+  return (await (await fetch(`${edgeUrl}/admin/v1/keys/${id}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json()) as {
+    spent_usd: number;
+    lifetime_spent_usd: number;
+    reserved_usd: number;
+    resets_at: number;
+    period_start: number;
+  };
 }
 
 describe('services over NATS', () => {
@@ -123,6 +149,54 @@ describe('services over NATS', () => {
     expect(Date.now() - revokedAt).toBeLessThan(1000);
   });
 
+  it('starts a monthly budget again at the boundary; a call held before it is charged to the old month', async () => {
+    const { id, key } = await createKey({ budget_usd: 0.0001, budget_period: 'monthly' });
+    const accounting = new AccountingClient(services[0]!.address);
+    // A call held in this month whose spend arrives only after the reset.
+    await accounting.reserveBudget({ keyId: id, group: 'g', amountNanoUsd: 10_000, reservationId: 'chatcmpl-held-over' });
+    const client = new OpenAI({ apiKey: key, baseURL: `${edgeUrl}/v1`, maxRetries: 0 });
+    const ask = () => client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Hello there' }], max_tokens: 20 });
+    let refused: unknown;
+    for (let i = 0; i < 20 && !refused; i += 1)
+      refused = await ask().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect((refused as InstanceType<typeof OpenAI.APIError>).code).toBe('budget_exceeded');
+    await eventually(async () => (await keyOf(id)).reserved_usd === 0.00001, 10_000);
+    const month = await keyOf(id);
+    expect(month.spent_usd).toBeGreaterThan(0);
+
+    offsetMs = month.resets_at * 1000 - Date.now() + 1000;
+    const reset = await keyOf(id);
+    expect(reset).toMatchObject({ spent_usd: 0, lifetime_spent_usd: month.lifetime_spent_usd, period_start: month.resets_at });
+    const event = {
+      id: 'chatcmpl-held-over',
+      kind: 'chat',
+      key_id: id,
+      group: 'g',
+      cost_nano_usd: 8_000,
+      occurred_at: Date.now(),
+      reservation_id: 'chatcmpl-held-over',
+    };
+    await buses[1]!.bus.publish('spend.v1.chat', event.id, event);
+    await eventually(async () => (await keyOf(id)).reserved_usd === 0, 10_000);
+    const after = await keyOf(id);
+    expect(after.spent_usd).toBe(0);
+    expect(Math.round(after.lifetime_spent_usd * 1e9)).toBe(Math.round(month.lifetime_spent_usd * 1e9) + 8_000);
+    // The new month's budget is whole: calls go through again (the edge drops its cached spend within its TTL).
+    await eventually(
+      async () =>
+        ask().then(
+          () => true,
+          () => false,
+        ),
+      3000,
+    );
+    accounting.close();
+    offsetMs = 0;
+  });
+
   it('applies spend published while accounting is down once it is back, once', async () => {
     const { id: keyId, key } = await createKey();
     const accounting = services[0]!;
@@ -140,6 +214,7 @@ describe('services over NATS', () => {
       logger: silentLogger(),
       env: { NATS_URL: nats.url },
       listen: accounting.address,
+      clock,
     });
     services[0] = restarted;
     await eventually(async () => {

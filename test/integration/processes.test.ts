@@ -217,6 +217,92 @@ describe('separate processes (gateway start --separate)', () => {
   });
 });
 
+describe('key operations across processes (changes cross NATS)', () => {
+  const call = (edge: string, secret: string, path: string, init: RequestInit = {}) =>
+    fetch(`${edge}${path}`, { ...init, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' } });
+  const chat = (edge: string, secret: string, model = 'g') =>
+    call(edge, secret, '/v1/chat/completions', {
+      method: 'POST',
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello' }], max_tokens: 20 }),
+    });
+  const createKey = async (edge: string, body: Record<string, unknown>) =>
+    (await (await admin(edge, 'POST', '/admin/v1/keys', { name: 'op', models: ['g', 'clip'], budget_usd: 5, ...body })).json()) as {
+      id: string;
+      key: string;
+    };
+  const keyOf = async (id: string) =>
+    (await (await admin(edges[0]!, 'GET', `/admin/v1/keys/${id}`)).json()) as { spent_usd: number; reserved_usd: number };
+
+  it('apply an update made through one edge on the other at once, though it caches keys for 2 s', async () => {
+    const key = await createKey(edges[0]!, {});
+    expect((await chat(edges[1]!, key.key)).status).toBe(200);
+    expect((await admin(edges[0]!, 'PATCH', `/admin/v1/keys/${key.id}`, { models: ['clip'] })).status).toBe(200);
+    await eventually(async () => (await chat(edges[1]!, key.key)).status === 401, 1000);
+    await admin(edges[0]!, 'PATCH', `/admin/v1/keys/${key.id}`, { models: ['g'] });
+    await eventually(async () => (await keyOf(key.id)).reserved_usd === 0 && (await keyOf(key.id)).spent_usd > 0, 10_000);
+    // A budget lowered under the spend refuses the next call on the other edge.
+    await admin(edges[0]!, 'PATCH', `/admin/v1/keys/${key.id}`, { budget_usd: 0.000001 });
+    await eventually(async () => (await chat(edges[1]!, key.key)).status === 422, 1000);
+  });
+
+  it('rotate through one edge: the old secret works on the other during the grace, and stops there at once after', async () => {
+    const key = await createKey(edges[0]!, {});
+    expect((await call(edges[1]!, key.key, '/v1/models')).status).toBe(200);
+    const graced = (await (await admin(edges[0]!, 'POST', `/admin/v1/keys/${key.id}/rotate`, { grace_seconds: 300 })).json()) as {
+      key: string;
+    };
+    expect((await call(edges[1]!, key.key, '/v1/models')).status).toBe(200);
+    expect((await call(edges[1]!, graced.key, '/v1/models')).status).toBe(200);
+    const final = (await (await admin(edges[1]!, 'POST', `/admin/v1/keys/${key.id}/rotate`)).json()) as { key: string };
+    await eventually(async () => (await call(edges[0]!, graced.key, '/v1/models')).status === 401, 1000);
+    await eventually(async () => (await call(edges[1]!, key.key, '/v1/models')).status === 401, 1000);
+    expect((await call(edges[0]!, final.key, '/v1/models')).status).toBe(200);
+  });
+
+  it("share a team's budget and models across edges; a team change reaches every edge at once", async () => {
+    const team = (await (await admin(edges[0]!, 'POST', '/admin/v1/teams', { name: 'cross', budget_usd: 10 })).json()) as { id: string };
+    const [a, b] = [await createKey(edges[0]!, { team_id: team.id }), await createKey(edges[1]!, { team_id: team.id })];
+    for (let i = 0; i < 4; i += 1) expect((await chat(edges[i % 2]!, i % 2 ? a.key : b.key)).status).toBe(200);
+    expect((await admin(edges[1]!, 'PATCH', `/admin/v1/teams/${team.id}`, { models: ['clip'] })).status).toBe(200);
+    await eventually(async () => (await chat(edges[0]!, a.key)).status === 401, 1000);
+    await eventually(async () => (await chat(edges[1]!, b.key)).status === 401, 1000);
+    const teamOf = async () =>
+      (await (await admin(edges[1]!, 'GET', `/admin/v1/teams/${team.id}`)).json()) as { spent_usd: number; reserved_usd: number };
+    await eventually(async () => (await teamOf()).reserved_usd === 0, 10_000);
+    const [ka, kb, t] = [await keyOf(a.id), await keyOf(b.id), await teamOf()];
+    expect(t.spent_usd).toBeGreaterThan(0);
+    expect(Math.round((ka.spent_usd + kb.spent_usd) * 1e9)).toBe(Math.round(t.spent_usd * 1e9));
+
+    // Every call through both edges and both chat services: one spend-log row each, summing to the spend.
+    const logs = (await (await admin(edges[1]!, 'GET', `/admin/v1/spend/logs?team_id=${team.id}`)).json()) as {
+      data: { id: string; cost_usd: number; key_id: string }[];
+    };
+    expect(logs.data).toHaveLength(4);
+    expect(new Set(logs.data.map((r) => r.id)).size).toBe(4);
+    expect(Math.round(logs.data.reduce((sum, r) => sum + r.cost_usd, 0) * 1e9)).toBe(Math.round(t.spent_usd * 1e9));
+    const daily = (await (await admin(edges[0]!, 'GET', `/admin/v1/spend/daily?team_id=${team.id}`)).json()) as {
+      data: { requests: number; spend_usd: number }[];
+    };
+    expect(daily.data.reduce((sum, d) => sum + d.requests, 0)).toBe(4);
+    const audit = (await (await admin(edges[0]!, 'GET', `/admin/v1/audit?target_id=${team.id}`)).json()) as {
+      data: { action: string; route: string }[];
+    };
+    expect(audit.data.map((e) => [e.action, e.route])).toEqual([
+      ['team.updated', 'PATCH /admin/v1/teams/{id}'],
+      ['team.created', 'POST /admin/v1/teams'],
+    ]);
+  });
+
+  it('stop an expired key on every edge, saying it expired', async () => {
+    const key = await createKey(edges[0]!, { expires_at: Math.floor(Date.now() / 1000) + 3 });
+    expect((await call(edges[1]!, key.key, '/v1/models')).status).toBe(200);
+    await eventually(async () => (await call(edges[1]!, key.key, '/v1/models')).status === 401, 6000);
+    const error = (await (await call(edges[0]!, key.key, '/v1/models')).json()) as { error: { code: string; message: string } };
+    expect(error.error.code).toBe('invalid_api_key');
+    expect(error.error.message).toMatch(/expired/);
+  });
+});
+
 /** chat-1's pid, as the supervisor announced it when ready. */
 async function chatPid(): Promise<number> {
   const pid = lines.find((l) => l.msg === 'gateway ready')?.pids?.['chat-1'];
