@@ -101,17 +101,50 @@ describe('gateway start', () => {
 
       const listed = JSON.parse((await run(process.execPath, [bin, 'keys', 'list'], { env: cliEnv })).stdout) as { id: string }[];
       expect(listed.map((k) => k.id)).toContain(created.id);
+
+      // The rest of a key's life, and teams, spend and audit, through the same CLI.
+      const cli = async <T>(...args: string[]) => JSON.parse((await run(process.execPath, [bin, ...args], { env: cliEnv })).stdout) as T;
+      const team = await cli<{ id: string }>('teams', 'create', '--name', 'cli-team', '--budget', '100', '--period', 'monthly');
+      const updated = await cli<{ budget_usd: number; team_id: string; budget_period: string; metadata: Record<string, string> }>(
+        'keys',
+        'update',
+        created.id,
+        '--budget',
+        '30',
+        '--team',
+        team.id,
+        '--period',
+        'weekly',
+        '--meta',
+        'owner=cli',
+      );
+      expect(updated).toMatchObject({ budget_usd: 30, team_id: team.id, budget_period: 'weekly', metadata: { owner: 'cli' } });
+      const rotated = await cli<{ key: string; previous_secret_expires_at: number }>('keys', 'rotate', created.id, '--grace', '60');
+      expect(rotated.previous_secret_expires_at).toEqual(expect.any(Number));
+      expect((await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${rotated.key}` } })).status).toBe(200);
+      expect((await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${created.key}` } })).status).toBe(200);
+      expect(await cli<{ id: string }[]>('teams', 'list')).toEqual([expect.objectContaining({ id: team.id, name: 'cli-team' })]);
+      expect(await cli<{ data: unknown[] }>('spend', 'logs', '--key', created.id)).toMatchObject({ object: 'list', data: [] });
+      expect(await cli<{ data: unknown[] }>('spend', 'daily', '--team', team.id)).toMatchObject({ object: 'list', data: [] });
+      const audit = await cli<{ data: { action: string }[] }>('audit', '--target', created.id);
+      expect(audit.data.map((e) => e.action)).toEqual(['key.rotated', 'key.updated', 'key.created']);
+      const usage = await run(process.execPath, [bin, 'keys', 'update', created.id], { env: cliEnv }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(usage).toMatchObject({ code: 2, stderr: expect.stringMatching(/^gateway: keys update needs at least one option/) });
       const revoked = JSON.parse((await run(process.execPath, [bin, 'keys', 'revoke', created.id], { env: cliEnv })).stdout) as {
         revoked_at: number | null;
       };
       expect(revoked.revoked_at).toEqual(expect.any(Number));
       expect((await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${created.key}` } })).status).toBe(401);
+      expect((await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${rotated.key}` } })).status).toBe(401);
 
       const refused = await run(process.execPath, [bin, 'keys', 'list'], { env: { ...cliEnv, ADMIN_TOKEN: 'wrong' } }).catch(
         (e: { code: number; stderr: string }) => e,
       );
       expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('invalid_admin_token') });
       expect(lines.join('\n')).not.toContain(created.key);
+      expect(lines.join('\n')).not.toContain(rotated.key);
     } finally {
       expect(await stop(child)).toBe(0);
     }

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '@gateway/config';
 import { createLogger } from '@gateway/logging';
 import { closeOnSignal, DEFAULT_PORTS, resolveConfig, type ServiceName } from '@gateway/runtime';
-import { AdminApiError, adminRequest, type AdminTarget } from './admin-client.js';
+import { AdminApiError, type AdminTarget } from './admin-client.js';
+import { type AdminCommandContext, auditCommand, keysCommand, spendCommand, teamsCommand, UsageError } from './admin-commands.js';
 
 const USAGE = `gateway: an OpenAI-compatible AI gateway
 
@@ -11,14 +12,26 @@ Usage:
   gateway start --service NAME       one service alone: edge, chat, video or accounting
   gateway start --separate [--replicas chat=2,edge=2] [--auto-ports]
                                      every service as its own process (needs NATS_URL)
+
   gateway keys create --name NAME --models a,b|* --budget USD [--rpm N] [--tpm N]
-  gateway keys list
-  gateway keys get ID
-  gateway keys revoke ID
+                      [--period daily|weekly|monthly] [--expires WHEN] [--team ID] [--meta k=v]...
+  gateway keys list | get ID | revoke ID
+  gateway keys update ID [--name N] [--models a,b] [--budget USD] [--rpm N|none] [--tpm N|none]
+                      [--period P|none] [--expires WHEN|none] [--team ID|none] [--meta k=v]... [--clear-meta]
+  gateway keys rotate ID [--grace SECONDS]          the old secret works SECONDS more (at most 7 days)
+  gateway teams create --name NAME [--models a,b] [--budget USD] [--period P] [--rpm N] [--tpm N] [--meta k=v]...
+  gateway teams list | get ID | delete ID
+  gateway teams update ID [--name N] [--models a,b] [--budget USD|none] [--period P|none] [--rpm N|none] [--tpm N|none]
+  gateway spend logs [--key ID] [--team ID] [--group G] [--from WHEN] [--to WHEN] [--limit N] [--after CURSOR]
+  gateway spend daily [--key ID] [--team ID] [--group G] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+  gateway audit [--target ID] [--limit N] [--after CURSOR]
+
+WHEN is Unix seconds or an ISO date or time (2026-12-31, 2026-12-31T12:00:00Z).
 
 Environment: HOST, PORT (default 4000), GATEWAY_CONFIG, GATEWAY_DATA_DIR, ADMIN_TOKEN,
 MONGODB_URI, NATS_URL, ACCOUNTING_ADDRESS, CHAT_ADDRESS, VIDEO_ADDRESS, GRPC_HOST, GRPC_PORT, LOG_LEVEL.
-The keys commands reach the gateway at GATEWAY_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN.
+The keys, teams, spend and audit commands call the admin API at GATEWAY_URL (default
+http://127.0.0.1:$PORT) with ADMIN_TOKEN. Exit codes: 0 done, 1 failed, 2 wrong usage.
 `;
 
 function out(value: unknown): void {
@@ -91,80 +104,26 @@ function adminTarget(): AdminTarget {
   return { url: process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.PORT ?? DEFAULT_PORTS.edge}`, token };
 }
 
-async function keys(args: string[]): Promise<void> {
-  const [command, ...rest] = args;
-  switch (command) {
-    case 'create': {
-      const { values } = parseArgs({
-        args: rest,
-        options: {
-          name: { type: 'string' },
-          models: { type: 'string' },
-          budget: { type: 'string' },
-          rpm: { type: 'string' },
-          tpm: { type: 'string' },
-        },
-      });
-      if (!values.name || !values.models || values.budget === undefined) fail('keys create needs --name, --models and --budget', 2);
-      const budget = Number(values.budget);
-      if (!Number.isFinite(budget) || budget < 0) fail('--budget must be a number of USD >= 0', 2);
-      const rpm = values.rpm === undefined ? undefined : Number(values.rpm);
-      if (rpm !== undefined && !(Number.isInteger(rpm) && rpm >= 1)) fail('--rpm must be a whole number >= 1', 2);
-      const tpm = values.tpm === undefined ? undefined : Number(values.tpm);
-      if (tpm !== undefined && !(Number.isInteger(tpm) && tpm >= 1)) fail('--tpm must be a whole number >= 1', 2);
-      const models = values.models
-        .split(',')
-        .map((m) => m.trim())
-        .filter(Boolean);
-      out(
-        await adminRequest(adminTarget(), 'POST', '/admin/v1/keys', {
-          name: values.name,
-          models,
-          budget_usd: budget,
-          ...(rpm ? { rpm } : {}),
-          ...(tpm ? { tpm } : {}),
-        }),
-      );
-      return;
-    }
-    case 'list': {
-      const target = adminTarget();
-      const all: unknown[] = [];
-      let after: string | null = null;
-      do {
-        const page = (await adminRequest(
-          target,
-          'GET',
-          `/admin/v1/keys?limit=1000${after ? `&after=${encodeURIComponent(after)}` : ''}`,
-        )) as { data: unknown[]; next_after: string | null };
-        all.push(...page.data);
-        after = page.next_after;
-      } while (after);
-      out(all);
-      return;
-    }
-    case 'get':
-    case 'revoke': {
-      const id = rest[0];
-      if (!id) fail(`keys ${command} needs a key id`, 2);
-      out(await adminRequest(adminTarget(), command === 'get' ? 'GET' : 'DELETE', `/admin/v1/keys/${encodeURIComponent(id)}`));
-      return;
-    }
-    default:
-      fail(`unknown keys command "${command ?? ''}"\n\n${USAGE}`, 2);
-  }
-}
+const adminCommands: Record<string, (args: string[], context: AdminCommandContext) => Promise<void>> = {
+  keys: keysCommand,
+  teams: teamsCommand,
+  spend: spendCommand,
+  audit: auditCommand,
+};
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   try {
-    if (command === 'start') await start(rest);
-    else if (command === 'keys') await keys(rest);
+    if (rest.includes('--help') || rest.includes('-h')) out(USAGE);
+    else if (command === 'start') await start(rest);
+    else if (command !== undefined && Object.hasOwn(adminCommands, command))
+      await adminCommands[command]?.(rest, { target: adminTarget, print: out });
     else if (command === undefined || command === '--help' || command === '-h' || command === 'help') out(USAGE);
     else fail(`unknown command "${command}"\n\n${USAGE}`, 2);
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
     if (error instanceof AdminApiError) fail(`${error.message} (${error.code})`);
+    if (error instanceof UsageError) fail(`${error.message} (see gateway --help)`, 2);
     throw error;
   }
 }
