@@ -68,7 +68,9 @@ describe('embedded store (SQLite)', () => {
     const store = new SqliteStore(await tempDir());
     const ledger = await store.collection<Doc>('ledger', [
       { fields: ['key_id', 'sort_key'] },
+      { fields: ['key_id', 'group', 'sort_key'] },
       { fields: ['team_id', 'sort_key'] },
+      { fields: ['team_id', 'group', 'sort_key'] },
       { fields: ['group', 'sort_key'] },
       { field: 'sort_key' },
     ]);
@@ -87,9 +89,10 @@ describe('embedded store (SQLite)', () => {
       [
         'ledger',
         store.explain('ledger', { key_id: 'k1', sort_key: { $gte: 'A', $lt: 'X' }, group: 'g1' }, newest),
-        /ledger__key_id__sort_key|ledger__group__sort_key/,
+        /ledger__key_id__group__sort_key/,
       ],
       ['ledger', store.explain('ledger', { team_id: 't1' }, newest), /ledger__team_id__sort_key/],
+      ['ledger', store.explain('ledger', { team_id: 't1', group: 'g2' }, newest), /ledger__team_id__group__sort_key/],
       ['ledger', store.explain('ledger', { group: 'g1' }, newest), /ledger__group__sort_key/],
       ['ledger', store.explain('ledger', { sort_key: { $lt: 'X' } }, newest), /ledger__sort_key/],
       ['ledger', store.explain('ledger', {}, newest), /ledger__sort_key/],

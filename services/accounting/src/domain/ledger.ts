@@ -68,6 +68,7 @@ export interface DailyRow {
 export const LEDGER_COLLECTION = 'accounting_ledger';
 export const USAGE_COLLECTION = 'accounting_usage';
 export const DAILY_COLLECTION = 'accounting_daily';
+export const DAILY_TOTALS_COLLECTION = 'accounting_daily_totals';
 const MAX_PAGE_SIZE = 1000;
 const MAX_DAYS = 366;
 
@@ -88,6 +89,8 @@ export class Ledger {
     private readonly entries: Collection<LedgerEntry>,
     private readonly usage: Collection<GroupUsageRecord>,
     private readonly daily: Collection<DailyRecord>,
+    /** The same per day and group only, over every key: the unfiltered daily query reads these. */
+    private readonly totals: Collection<DailyRecord>,
     private readonly keys: KeyRepository,
     private readonly reservations: Reservations,
     private readonly clock: () => number,
@@ -103,7 +106,9 @@ export class Ledger {
     // (Databases of earlier releases also keep a `key_id` index; the compound one covers it.)
     const entries = await store.collection<LedgerEntry>(LEDGER_COLLECTION, [
       { fields: ['key_id', 'sort_key'] },
+      { fields: ['key_id', 'group', 'sort_key'] },
       { fields: ['team_id', 'sort_key'] },
+      { fields: ['team_id', 'group', 'sort_key'] },
       { fields: ['group', 'sort_key'] },
       { field: 'sort_key' },
     ]);
@@ -113,7 +118,8 @@ export class Ledger {
       { fields: ['team_id', 'day'] },
       { field: 'day' },
     ]);
-    const ledger = new Ledger(entries, usage, daily, keys, reservations, clock);
+    const totals = await store.collection<DailyRecord>(DAILY_TOTALS_COLLECTION, [{ field: 'day' }]);
+    const ledger = new Ledger(entries, usage, daily, totals, keys, reservations, clock);
     await ledger.#backfill(store);
     return ledger;
   }
@@ -196,6 +202,7 @@ export class Ledger {
       { $inc: { spent_nano_usd: cost, requests: 1 } },
       { upsert: true },
     );
+    await this.totals.updateOne({ _id: `${day}|${group}`, day, group }, { $inc: { spent_nano_usd: cost, requests: 1 } }, { upsert: true });
   }
 
   /** Lifetime spend per group of a key. */
@@ -237,8 +244,10 @@ export class Ledger {
     if (query.keyId) filter.key_id = query.keyId;
     if (query.teamId) filter.team_id = query.teamId;
     if (query.group) filter.group = query.group;
+    // Over every key, the totals hold one row per day and group instead of one per key.
+    const source = query.keyId || query.teamId ? this.daily : this.totals;
     const sums = new Map<string, DailyRow>();
-    for (const row of await this.daily.find(filter as Filter, { sort: { day: 1 } })) {
+    for (const row of await source.find(filter as Filter, { sort: { day: 1 } })) {
       const id = `${row.day}|${row.group}`;
       const sum = sums.get(id) ?? { day: row.day, group: row.group, spent_nano_usd: 0, requests: 0 };
       sum.spent_nano_usd += row.spent_nano_usd;
