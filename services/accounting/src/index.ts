@@ -3,5 +3,5 @@ export { buildAccountingApp, type AccountingApp, type AccountingDeps } from './a
 export { SPEND_CONSUMER } from './spend-consumer.js';
 export { KEYS_COLLECTION, type KeyRecord } from './domain/keys.js';
 export { DEAD_LETTERS_COLLECTION, DeadLetters, type DeadLetter } from './domain/dead-letters.js';
-export { LEDGER_COLLECTION, USAGE_COLLECTION } from './domain/ledger.js';
+export { LEDGER_COLLECTION } from './domain/ledger.js';
 export { main } from './main.js';

@@ -20,14 +20,6 @@ export interface LedgerEntry extends Doc {
   sort_key?: string;
 }
 
-/** Spend and request count of one key on one group, over its life. */
-export interface GroupUsageRecord extends Doc {
-  key_id: string;
-  group: string;
-  spent_nano_usd: number;
-  requests: number;
-}
-
 /** Spend and request count of one key on one group on one UTC day, with the team it was in. */
 export interface DailyRecord extends Doc {
   day: string;
@@ -66,7 +58,6 @@ export interface DailyRow {
 }
 
 export const LEDGER_COLLECTION = 'accounting_ledger';
-export const USAGE_COLLECTION = 'accounting_usage';
 export const DAILY_COLLECTION = 'accounting_daily';
 export const DAILY_TOTALS_COLLECTION = 'accounting_daily_totals';
 const MAX_PAGE_SIZE = 1000;
@@ -87,7 +78,6 @@ function invalid(param: string, message: string): GatewayError {
 export class Ledger {
   private constructor(
     private readonly entries: Collection<LedgerEntry>,
-    private readonly usage: Collection<GroupUsageRecord>,
     private readonly daily: Collection<DailyRecord>,
     /** The same per day and group only, over every key: the unfiltered daily query reads these. */
     private readonly totals: Collection<DailyRecord>,
@@ -112,14 +102,13 @@ export class Ledger {
       { fields: ['group', 'sort_key'] },
       { field: 'sort_key' },
     ]);
-    const usage = await store.collection<GroupUsageRecord>(USAGE_COLLECTION, [{ field: 'key_id' }]);
     const daily = await store.collection<DailyRecord>(DAILY_COLLECTION, [
       { fields: ['key_id', 'day'] },
       { fields: ['team_id', 'day'] },
       { field: 'day' },
     ]);
     const totals = await store.collection<DailyRecord>(DAILY_TOTALS_COLLECTION, [{ field: 'day' }]);
-    const ledger = new Ledger(entries, usage, daily, totals, keys, reservations, clock);
+    const ledger = new Ledger(entries, daily, totals, keys, reservations, clock);
     await ledger.#backfill(store);
     return ledger;
   }
@@ -186,11 +175,6 @@ export class Ledger {
       const tokens = (event.usage?.prompt_tokens ?? 0) + (event.usage?.completion_tokens ?? 0);
       await this.reservations.countTokens(event.key_id, teamId, tokens, Math.min(event.occurred_at, this.clock()));
     }
-    await this.usage.updateOne(
-      { _id: `${event.key_id}|${event.group}`, key_id: event.key_id, group: event.group },
-      { $inc: { spent_nano_usd: event.cost_nano_usd, requests: 1 } },
-      { upsert: true },
-    );
     await this.#addDaily(event.key_id, teamId, event.group, event.occurred_at, event.cost_nano_usd);
     return true;
   }
@@ -205,9 +189,9 @@ export class Ledger {
     await this.totals.updateOne({ _id: `${day}|${group}`, day, group }, { $inc: { spent_nano_usd: cost, requests: 1 } }, { upsert: true });
   }
 
-  /** Lifetime spend per group of a key. */
-  async usageOf(keyId: string): Promise<GroupUsageRecord[]> {
-    return this.usage.find({ key_id: keyId }, { sort: { group: 1 } });
+  /** Lifetime spend per group of a key: its daily rows summed (an earlier release's per-group totals are not read). */
+  async usageOf(keyId: string): Promise<{ group: string; spent_nano_usd: number; requests: number }[]> {
+    return sumByGroup(await this.daily.find({ key_id: keyId }));
   }
 
   /** Billed calls, newest first, a page at a time. */
@@ -269,15 +253,7 @@ export class Ledger {
 
   /** A key's spend per group from `startMs` (a UTC midnight) on. */
   async groupsSince(keyId: string, startMs: number): Promise<{ group: string; spent_nano_usd: number; requests: number }[]> {
-    const rows = await this.dailySpend({ keyId, fromDay: utcDay(startMs), toDay: utcDay(Math.max(startMs, this.clock())) });
-    const byGroup = new Map<string, { group: string; spent_nano_usd: number; requests: number }>();
-    for (const row of rows) {
-      const sum = byGroup.get(row.group) ?? { group: row.group, spent_nano_usd: 0, requests: 0 };
-      sum.spent_nano_usd += row.spent_nano_usd;
-      sum.requests += row.requests;
-      byGroup.set(row.group, sum);
-    }
-    return [...byGroup.values()].sort((a, b) => a.group.localeCompare(b.group));
+    return sumByGroup(await this.daily.find({ key_id: keyId, day: { $gte: utcDay(startMs) } }));
   }
 
   /** The key's last `days` UTC days, oldest first, today included, days without spend as zeros. */
@@ -295,6 +271,17 @@ export class Ledger {
     }
     return [...byDay.values()];
   }
+}
+
+function sumByGroup(rows: readonly DailyRecord[]): { group: string; spent_nano_usd: number; requests: number }[] {
+  const byGroup = new Map<string, { group: string; spent_nano_usd: number; requests: number }>();
+  for (const row of rows) {
+    const sum = byGroup.get(row.group) ?? { group: row.group, spent_nano_usd: 0, requests: 0 };
+    sum.spent_nano_usd += row.spent_nano_usd;
+    sum.requests += row.requests;
+    byGroup.set(row.group, sum);
+  }
+  return [...byGroup.values()].sort((a, b) => a.group.localeCompare(b.group));
 }
 
 /** Page cursors are opaque to callers: the last row's order key, base64url. */
