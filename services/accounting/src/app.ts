@@ -48,6 +48,16 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   const reservations = await Reservations.open(store, keys, teams, clock);
   const ledger = await Ledger.open(store, keys, reservations, clock);
   const audit = await AuditLog.open(store, clock);
+  // An earlier release's ledger gets its spend-log order and daily figures in the background.
+  let stopping = false;
+  const backfilled = ledger
+    .backfill(store, () => stopping)
+    .then(
+      (entries) => {
+        if (entries > 0) logger.info({ entries }, 'ledger entries of an earlier release indexed for spend logs and daily spend');
+      },
+      (error: unknown) => logger.error({ err: error }, 'indexing earlier ledger entries failed; it is tried again at the next start'),
+    );
   if (deps.leasesEndWithProcess) {
     const released = await reservations.releaseLeases();
     if (released > 0) logger.info({ released }, 'gave back the budget leases of the previous run');
@@ -88,6 +98,8 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
     reservations,
     deadLetters,
     stop: async () => {
+      stopping = true;
+      await backfilled;
       clearInterval(sweeper);
       unobserveBus();
       await consumer.close();

@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exampleConfigPath, loadConfig } from '@gateway/config';
-import { SqliteStore } from '@gateway/store';
+import { type Doc, SqliteStore } from '@gateway/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeyRepository } from '../src/domain/keys.js';
+import { LEDGER_COLLECTION, Ledger } from '../src/domain/ledger.js';
 import { Reservations } from '../src/domain/reservations.js';
 import { TeamRepository } from '../src/domain/teams.js';
 
@@ -149,5 +150,42 @@ describe('team budgets', () => {
       message: expect.stringContaining('team'),
     });
     expect(Reservations.perCall(key, team)).toBe(true);
+  });
+});
+
+describe('a ledger written by an earlier release', () => {
+  it('gets its order keys and daily spend once, in the background, and then shows in spend logs', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-backfill-'));
+    const store = new SqliteStore(dir);
+    cleanups.push(async () => {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const entries = await store.collection<Doc>(LEDGER_COLLECTION);
+    const day = Date.parse('2026-11-20T10:00:00Z');
+    for (let i = 0; i < 1200; i += 1) {
+      await entries.insertOne({
+        _id: `chatcmpl-old-${i}`,
+        key_id: `key_${i % 3}`,
+        group: i % 2 ? 'g' : 'h',
+        kind: 'chat',
+        cost_nano_usd: 10,
+        occurred_at: new Date(day + (i % 2) * 86_400_000),
+        recorded_at: new Date(day),
+        usage: null,
+      } as Doc);
+    }
+    const config = await loadConfig(exampleConfigPath);
+    const keys = await KeyRepository.open(store, config);
+    const teams = await TeamRepository.open(store, config);
+    const ledger = await Ledger.open(store, keys, await Reservations.open(store, keys, teams));
+    expect(await ledger.backfill(store)).toBe(1200);
+    expect(await ledger.backfill(store)).toBe(0);
+    const logs = await ledger.spendLogs({ keyId: 'key_1', limit: 1000 });
+    expect(logs.entries).toHaveLength(400);
+    const daily = await ledger.dailySpend({ fromDay: '2026-11-20', toDay: '2026-11-21' });
+    expect(daily.reduce((sum, d) => sum + d.requests, 0)).toBe(1200);
+    expect(daily.reduce((sum, d) => sum + d.spent_nano_usd, 0)).toBe(12_000);
+    expect((await ledger.usageOf('key_0')).reduce((sum, g) => sum + g.requests, 0)).toBe(400);
   });
 });

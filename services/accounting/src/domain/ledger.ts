@@ -109,27 +109,34 @@ export class Ledger {
     ]);
     const totals = await store.collection<DailyRecord>(DAILY_TOTALS_COLLECTION, [{ field: 'day' }]);
     const ledger = new Ledger(entries, daily, totals, keys, reservations, clock);
-    await ledger.#backfill(store);
     return ledger;
   }
 
   /**
-   * Entries of earlier releases get their order key and their daily spend, once, a batch per
-   * transaction (an entry without `sort_key` has never been counted in the daily spend).
+   * Gives entries of earlier releases their order key and their daily spend, once, a batch of
+   * 500 per transaction with a turn of the event loop between batches, so a large ledger is
+   * indexed while the service already serves (its spend logs and daily figures fill in as it
+   * goes). An entry is claimed (its `sort_key` set, if still unset) before its day is counted,
+   * so replicas doing the same never count it twice. Returns how many entries it did.
    */
-  async #backfill(store: DocumentStore): Promise<void> {
+  async backfill(store: DocumentStore, stopped: () => boolean = () => false): Promise<number> {
+    let done = 0;
     for (;;) {
-      const batch = await this.entries.find({ sort_key: { $exists: false } }, { limit: 500 });
-      if (batch.length === 0) return;
+      // `null` also matches a missing field, and reads the sort_key index (no scan per batch).
+      const batch = stopped() ? [] : await this.entries.find({ sort_key: null }, { limit: 500 });
+      if (batch.length === 0) return done;
       await store.atomically(async () => {
         for (const entry of batch) {
-          await this.#addDaily(entry.key_id, entry.team_id ?? null, entry.group, entry.occurred_at.getTime(), entry.cost_nano_usd);
-          await this.entries.updateOne(
-            { _id: entry._id, sort_key: { $exists: false } },
-            { $set: { sort_key: sortKey(entry.occurred_at.getTime(), entry._id), team_id: entry.team_id ?? null } },
+          const at = entry.occurred_at.getTime();
+          const claimed = await this.entries.updateOne(
+            { _id: entry._id, sort_key: null },
+            { $set: { sort_key: sortKey(at, entry._id), team_id: entry.team_id ?? null } },
           );
+          if (claimed) await this.#addDaily(entry.key_id, entry.team_id ?? null, entry.group, at, entry.cost_nano_usd);
         }
       });
+      done += batch.length;
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
