@@ -573,7 +573,46 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<boolean> {
+    try {
+      if (this.#counterUpsert(filter, update, options)) return true;
+    } catch (error) {
+      throw translate(error);
+    }
     return (await this.findOneAndUpdate(filter, update, options)) !== null;
+  }
+
+  /**
+   * The counter upsert (`{_id, plain fields}` with only `$inc` of top-level numbers), as one
+   * INSERT … ON CONFLICT DO UPDATE that adds inside SQLite: no read, parse and rewrite of the
+   * document in JavaScript. False (having done nothing) for any other shape, and when the row
+   * exists but its fields differ from the filter's, so the general path answers as MongoDB does.
+   */
+  #counterUpsert(filter: Filter, update: Update, options: UpdateOptions): boolean {
+    if (!options.upsert || update.$set || update.$unset || !update.$inc || this.#ttl || typeof filter._id !== 'string') return false;
+    const incs = Object.entries(update.$inc);
+    if (incs.length === 0 || incs.some(([field, by]) => !PLAIN_SEGMENT.test(field) || !Number.isSafeInteger(by))) return false;
+    const fields = Object.entries(filter).filter(([field]) => field !== '_id');
+    for (const [field, value] of fields) {
+      if (!PLAIN_SEGMENT.test(field) || !(value === null || typeof value === 'string' || Number.isSafeInteger(value))) return false;
+      if (Object.hasOwn(update.$inc, field)) return false;
+    }
+    const doc = seed(filter);
+    applyUpdate(doc, update);
+    const { json, dates } = encode(doc);
+    const params: SqlValue[] = [filter._id, json, dates];
+    const sets = incs.map(([field, by]) => {
+      params.push(by);
+      return `'$.${field}', coalesce(json_extract(doc, '$.${field}'), 0) + ?`;
+    });
+    const matches = fields.map(([field, value]) => {
+      if (value === null) return `json_extract(doc, '$.${field}') IS NULL`;
+      params.push(value as SqlValue);
+      return `json_extract(doc, '$.${field}') = ?`;
+    });
+    const sql =
+      `INSERT INTO "${this.#table}" (id, doc, dates) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET doc = json_set(doc, ${sets.join(', ')})` +
+      (matches.length > 0 ? ` WHERE ${matches.join(' AND ')}` : '');
+    return this.base.statement(sql).run(...params).changes > 0;
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<T | null> {

@@ -111,6 +111,21 @@ describe('embedded store (SQLite)', () => {
     await store.close();
   });
 
+  it('adds counters in SQL with the same answers as a read-modify-write, and refuses a row whose fields differ', async () => {
+    const store = new SqliteStore(await tempDir());
+    const rows = await store.collection<Doc & { day: string; key: string | null; n: number; m?: number }>('counters', [{ field: 'day' }]);
+    const bump = (by: number) => rows.updateOne({ _id: 'r', day: '2026-11-24', key: null }, { $inc: { n: by, m: 2 } }, { upsert: true });
+    expect(await bump(5)).toBe(true);
+    expect(await bump(7)).toBe(true);
+    expect(await rows.findOne({ day: '2026-11-24' })).toEqual({ _id: 'r', day: '2026-11-24', key: null, n: 12, m: 4 });
+    const clash = await rows
+      .updateOne({ _id: 'r', day: '2026-11-25', key: null }, { $inc: { n: 1 } }, { upsert: true })
+      .catch((e: unknown) => e);
+    expect(clash).toMatchObject({ code: 'duplicate_key' });
+    expect((await rows.findOne({ _id: 'r' }))?.n).toBe(12);
+    await store.close();
+  });
+
   it('lets an upsert replace an expired document the sweeper has not removed yet', async () => {
     const store = new SqliteStore(await tempDir());
     const windows = await store.collection<Counter & { created_at: Date }>('windows', [{ field: 'created_at', expireAfterSeconds: 60 }]);
