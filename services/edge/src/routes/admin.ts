@@ -5,7 +5,7 @@ import { nanosToUsd, usdToNanos } from '@gateway/pricing';
 import type { AuditContext, Balance__Output, Key__Output, KeyPatch, Team__Output, TeamFields } from '@gateway/protos';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TOptional, type TSchema } from 'typebox';
 import type { Downstream } from '../downstream.js';
 import { callContext } from '../telemetry.js';
 
@@ -100,6 +100,12 @@ const Tpm = Type.Integer({ minimum: 1, maximum: 2_000_000_000 });
 function nullable<S extends { type: string }>(schema: S) {
   return Type.Unsafe<Static<S> | null>({ ...schema, type: [schema.type, 'null'] });
 }
+/** The same fields, each optional. */
+function optional<F extends Record<string, TSchema>>(fields: F): { [K in keyof F]: TOptional<F[K]> } {
+  return Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, Type.Optional(schema)])) as {
+    [K in keyof F]: TOptional<F[K]>;
+  };
+}
 const Period = Type.Unsafe<BudgetPeriod>({ type: ['string', 'null'], enum: ['daily', 'weekly', 'monthly', null] });
 /** Unix seconds, up to the year 9999. */
 const UnixSeconds = Type.Integer({ minimum: 1, maximum: 253_402_300_799 });
@@ -112,66 +118,44 @@ const Metadata = Type.Record(
   },
 );
 
-const CreateKeyBody = Type.Object(
-  {
-    name: Name,
-    models: Models,
-    budget_usd: Budget,
-    rpm: Type.Optional(Rpm),
-    tpm: Type.Optional(Tpm),
-    budget_period: Type.Optional(Period),
-    expires_at: Type.Optional(nullable(UnixSeconds)),
-    team_id: Type.Optional(nullable(Id)),
-    metadata: Type.Optional(Metadata),
-  },
-  { additionalProperties: false },
-);
+/** Every field of a key an admin sets; `null` clears the ones that can be absent. */
+const KeyFields = {
+  name: Name,
+  models: Models,
+  budget_usd: Budget,
+  rpm: nullable(Rpm),
+  tpm: nullable(Tpm),
+  budget_period: Period,
+  expires_at: nullable(UnixSeconds),
+  team_id: nullable(Id),
+  metadata: Metadata,
+};
+const { name: _name, models: _models, budget_usd: _budget, ...OptionalKeyFields } = KeyFields;
 
-const PatchKeyBody = Type.Object(
-  {
-    name: Type.Optional(Name),
-    models: Type.Optional(Models),
-    budget_usd: Type.Optional(Budget),
-    rpm: Type.Optional(nullable(Rpm)),
-    tpm: Type.Optional(nullable(Tpm)),
-    budget_period: Type.Optional(Period),
-    expires_at: Type.Optional(nullable(UnixSeconds)),
-    team_id: Type.Optional(nullable(Id)),
-    metadata: Type.Optional(Metadata),
-  },
+const CreateKeyBody = Type.Object(
+  { name: Name, models: Models, budget_usd: Budget, ...optional(OptionalKeyFields) },
   { additionalProperties: false },
 );
+const PatchKeyBody = Type.Object(optional(KeyFields), { additionalProperties: false });
 
 const RotateBody = Type.Object(
   { grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800 })) },
   { additionalProperties: false },
 );
 
-const CreateTeamBody = Type.Object(
-  {
-    name: Name,
-    models: Type.Optional(Models),
-    budget_usd: Type.Optional(nullable(Budget)),
-    budget_period: Type.Optional(Period),
-    rpm: Type.Optional(nullable(Rpm)),
-    tpm: Type.Optional(nullable(Tpm)),
-    metadata: Type.Optional(Metadata),
-  },
-  { additionalProperties: false },
-);
-
-const PatchTeamBody = Type.Object(
-  {
-    name: Type.Optional(Name),
-    models: Type.Optional(Models),
-    budget_usd: Type.Optional(nullable(Budget)),
-    budget_period: Type.Optional(Period),
-    rpm: Type.Optional(nullable(Rpm)),
-    tpm: Type.Optional(nullable(Tpm)),
-    metadata: Type.Optional(Metadata),
-  },
-  { additionalProperties: false },
-);
+/** Every field of a team; only `name` is needed to create one. */
+const TeamFieldsSchema = {
+  name: Name,
+  models: Models,
+  budget_usd: nullable(Budget),
+  budget_period: Period,
+  rpm: nullable(Rpm),
+  tpm: nullable(Tpm),
+  metadata: Metadata,
+};
+const { name: _teamName, ...OptionalTeamFields } = TeamFieldsSchema;
+const CreateTeamBody = Type.Object({ name: Name, ...optional(OptionalTeamFields) }, { additionalProperties: false });
+const PatchTeamBody = Type.Object(optional(TeamFieldsSchema), { additionalProperties: false });
 
 const IdParams = Type.Object({ id: Id });
 
