@@ -5,7 +5,8 @@
 #   docker run IMAGE keys list                        the CLI's other commands
 # Build: docker build -t ai-gateway .
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The newest Node LTS line (the project supports the maintained ones, 22 and 24).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # Only the workspaces' package.json files (and bin/, for npm to link the gateway command), so
 # the dependency layers below are rebuilt only when a manifest or the lockfile changes, not on

@@ -116,7 +116,7 @@ describe('Dockerfile', () => {
 
   it('builds in more than one stage, from a slim Node 20 base', () => {
     expect(stages.length).toBeGreaterThan(1);
-    expect(dockerfile).toMatch(/node:20-bookworm-slim|distroless\/nodejs20/);
+    expect(dockerfile).toMatch(/node:24-bookworm-slim|distroless\/nodejs24/);
     expect(instructions.some((l) => /npm ci\b/.test(l) && !/--omit=dev/.test(l))).toBe(true);
     expect(instructions.some((l) => /npm run build|tsc -b/.test(l))).toBe(true);
   });
