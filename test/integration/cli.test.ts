@@ -81,6 +81,14 @@ describe('gateway start', () => {
     const { child, lines, ready } = await spawnCli(['start'], env, dir, /^gateway ready$/);
     try {
       expect(lines.join('\n')).toContain('using the shipped example configuration');
+      // Each group this environment cannot serve is named with the variable it lacks; the ready line counts the served ones.
+      const warnings = lines.map((l) => JSON.parse(l) as { level?: string; group?: string; unset?: string[] }).filter((l) => l.group);
+      expect(warnings.map((w) => [w.level, w.group, w.unset])).toEqual([
+        ['warn', 'alpha-h3', ['MINIMAX_API_KEY']],
+        ['warn', 'alpha-h3-max', ['MINIMAX_API_KEY']],
+        ['warn', 'beta-dance', ['ARK_API_KEY']],
+      ]);
+      expect(ready).toMatchObject({ groups: 2, configuredGroups: 5 });
       const url = ready.listening as string;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${url}/health/readiness`)).status).toBe(200);
@@ -169,6 +177,26 @@ describe('gateway start', () => {
       health.close();
       expect(await stop(child)).toBe(0);
     }
+  });
+
+  it('checks a configuration and says what this environment serves of it', async () => {
+    const example = fileURLToPath(new URL('../../gateway.example.yaml', import.meta.url));
+    const bare = await run(process.execPath, [bin, 'config', 'check', example], { env: { PATH: process.env.PATH ?? '' } });
+    expect(bare.stdout).toContain('valid, 5 groups, 0 served here');
+    expect(bare.stdout).toMatch(/not served {2}gamma-flash \(chat\): set DEEPSEEK_API_KEY/);
+    const withKey = await run(process.execPath, [bin, 'config', 'check', example], {
+      env: { PATH: process.env.PATH ?? '', DEEPSEEK_API_KEY: 'x' },
+    });
+    expect(withKey.stdout).toContain('valid, 5 groups, 2 served here');
+    expect(withKey.stdout).toMatch(/served {6}gamma-flash \(chat\)/);
+    const bad = join(dir, 'check-bad.yaml');
+    await (await import('node:fs/promises')).writeFile(bad, 'groups:\n  - id: x\n    mode: chat\n    price: {}\n    deployments: []\n');
+    const invalid = await run(process.execPath, [bin, 'config', 'check', bad]).catch((e: { code: number; stderr: string }) => e);
+    expect(invalid).toMatchObject({ code: 1, stderr: expect.stringContaining('groups[0].deployments') });
+    const missing = await run(process.execPath, [bin, 'config', 'check', join(dir, 'nope.yaml')]).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/^gateway: cannot read .*nope\.yaml \(ENOENT\)/) });
   });
 
   it('lists every configuration error and exits 1', async () => {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@gateway/config';
 import { createLogger } from '@gateway/logging';
-import { closeOnSignal, DEFAULT_PORTS, resolveConfig, type ServiceName } from '@gateway/runtime';
+import { closeOnSignal, DEFAULT_PORTS, resolveConfig, type ServiceName, warnUnservedGroups } from '@gateway/runtime';
 import { AdminApiError, type AdminTarget } from './admin-client.js';
 import { type AdminCommandContext, auditCommand, keysCommand, spendCommand, teamsCommand, UsageError } from './admin-commands.js';
 
@@ -12,6 +12,9 @@ Usage:
   gateway start --service NAME       one service alone: edge, chat, video or accounting
   gateway start --separate [--replicas chat=2,edge=2] [--auto-ports]
                                      every service as its own process (needs NATS_URL)
+
+  gateway config check [FILE]        validate a config (default: the one start uses) and say which
+                                     groups this environment serves; exit 1 on errors
 
   gateway keys create --name NAME --models a,b|* --budget USD [--rpm N] [--tpm N]
                       [--period daily|weekly|monthly] [--expires WHEN] [--team ID] [--meta k=v]...
@@ -79,8 +82,12 @@ async function start(args: string[]): Promise<void> {
   }
   // Loaded here so the `keys` commands start without loading every service.
   const { startGateway } = await import('./gateway.js');
+  const served = warnUnservedGroups(config, env, logger);
   const gateway = await startGateway({ config, logger, env });
-  logger.info({ listening: gateway.url, store: gateway.store.kind, groups: config.groups.length }, 'gateway ready');
+  logger.info(
+    { listening: gateway.url, store: gateway.store.kind, groups: served, configuredGroups: config.groups.length },
+    'gateway ready',
+  );
   closeOnSignal(logger, () => gateway.close());
 }
 
@@ -104,6 +111,25 @@ function adminTarget(): AdminTarget {
   return { url: process.env.GATEWAY_URL ?? `http://127.0.0.1:${process.env.PORT ?? DEFAULT_PORTS.edge}`, token };
 }
 
+/** `gateway config check [FILE]`: the file (or the one `start` would use) checked, and what this environment serves of it. */
+async function configCommand(args: string[]): Promise<void> {
+  const [command, file, ...extra] = args;
+  if (command !== 'check' || extra.length > 0) throw new UsageError('usage: gateway config check [FILE]');
+  const { loadConfig, servingReport } = await import('@gateway/config');
+  const config = file
+    ? await loadConfig(file).catch((error: unknown) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') fail(`cannot read ${file} (${code}): give a readable YAML file`);
+        throw error;
+      })
+    : (await resolveConfig(process.env)).config;
+  const { served, unserved } = servingReport(config, process.env);
+  const lines = [`${config.source}: valid, ${config.groups.length} groups, ${served.length} served here`];
+  for (const group of served) lines.push(`  served      ${group.id} (${group.mode})`);
+  for (const group of unserved) lines.push(`  not served  ${group.id} (${group.mode}): set ${group.unset.join(' or ')}`);
+  out(lines.join('\n'));
+}
+
 const adminCommands: Record<string, (args: string[], context: AdminCommandContext) => Promise<void>> = {
   keys: keysCommand,
   teams: teamsCommand,
@@ -116,6 +142,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     if (rest.includes('--help') || rest.includes('-h')) out(USAGE);
     else if (command === 'start') await start(rest);
+    else if (command === 'config') await configCommand(rest);
     else if (command !== undefined && Object.hasOwn(adminCommands, command))
       await adminCommands[command]?.(rest, { target: adminTarget, print: out });
     else if (command === undefined || command === '--help' || command === '-h' || command === 'help') out(USAGE);

@@ -30,6 +30,25 @@ export function servedGroups(config: GatewayConfig, mode?: GroupMode, env: Env =
   return config.groups.filter((g) => (mode === undefined || g.mode === mode) && servedDeployments(g, env).length > 0);
 }
 
+/** A configured group that no deployment can serve, and the credential variables that would serve it. */
+export interface UnservedGroup {
+  id: string;
+  mode: GroupMode;
+  /** Unset variables, one per deployment, in the order the config lists them (no repeats). */
+  unset: string[];
+}
+
+/** What this environment serves of a configuration: the served groups, and the others with what they lack. */
+export function servingReport(config: GatewayConfig, env: Env = process.env): { served: GroupConfig[]; unserved: UnservedGroup[] } {
+  const served: GroupConfig[] = [];
+  const unserved: UnservedGroup[] = [];
+  for (const group of config.groups) {
+    if (servedDeployments(group, env).length > 0) served.push(group);
+    else unserved.push({ id: group.id, mode: group.mode, unset: [...new Set(group.deployments.map((d) => d.apiKeyEnv))] });
+  }
+  return { served, unserved };
+}
+
 /** Resolves a `model` string (a group id or alias) to its group. */
 export class GroupIndex {
   readonly #byName = new Map<string, GroupConfig>();

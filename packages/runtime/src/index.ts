@@ -3,7 +3,15 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { InProcessBus, NatsBus, openOutbox, type Bus } from '@gateway/bus';
 import { modeMessage, SPEND_STREAM, SPEND_SUBJECTS } from '@gateway/contracts';
-import { exampleConfigPath, loadConfig, type Env, type GatewayConfig, type GroupConfig } from '@gateway/config';
+import {
+  exampleConfigPath,
+  loadConfig,
+  servingReport,
+  type Env,
+  type GatewayConfig,
+  type GroupConfig,
+  type GroupMode,
+} from '@gateway/config';
 import type { ModelGroup } from '@gateway/protos';
 import type { GrpcServer } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
@@ -240,6 +248,19 @@ export async function openBus(name: string, env: Env, logger: Logger): Promise<O
 }
 
 /**
+ * Logs, as a warning, each configured group (of `mode`, or every one) that this environment
+ * cannot serve and the variables it lacks; returns how many groups are served.
+ */
+export function warnUnservedGroups(config: GatewayConfig, env: Env, logger: Logger, mode?: GroupMode): number {
+  const { served, unserved } = servingReport(config, env);
+  for (const group of unserved) {
+    if (mode !== undefined && group.mode !== mode) continue;
+    logger.warn({ group: group.id, unset: group.unset }, `group ${group.id} is not served: set ${group.unset.join(' or ')}`);
+  }
+  return served.filter((g) => mode === undefined || g.mode === mode).length;
+}
+
+/**
  * Runs one service as its own process, configured from the environment, until SIGINT or
  * SIGTERM. With NATS_URL its events cross processes over NATS; without it they stay in this
  * process.
@@ -249,6 +270,7 @@ export async function runAlone(name: ServiceName, env: Env, start: (context: Pro
   const { config, usedExample } = await resolveConfig(env);
   if (usedExample) logger.info({ config: config.source }, 'no gateway.yaml found; using the shipped example configuration');
   if (!env.NATS_URL) logger.warn('NATS_URL is not set: spend and key-change events stay in this process');
+  if (name === 'chat' || name === 'video') warnUnservedGroups(config, env, logger, name);
   const { bus, close: closeBus } = await openBus(name, env, logger);
   const service = await start({ config, bus, logger, env, openStore: () => openStore(env, logger) });
   closeOnSignal(logger, async () => {
