@@ -151,6 +151,9 @@ describe('plain calls', () => {
       ['low', { type: 'enabled' }, 'high'],
       ['high', { type: 'enabled' }, 'high'],
       ['max', { type: 'enabled' }, 'max'],
+      // OpenAI's own values, as generic clients send them.
+      ['minimal', { type: 'enabled' }, 'high'],
+      ['medium', { type: 'enabled' }, 'high'],
     ];
     for (const [effort, thinking, upstreamEffort] of cases) {
       const body = {
@@ -233,7 +236,7 @@ describe('validation', () => {
     await expect422({ model: 'flash', messages: user('x'), max_tokens: 1.5 }, 'max_tokens');
     await expect422({ model: 'flash', messages: user('x'), max_tokens: 8193 }, 'max_tokens');
     await expect422({ model: 'flash', messages: user('x'), max_completion_tokens: 9000 }, 'max_completion_tokens');
-    await expect422({ model: 'flash', messages: user('x'), reasoning_effort: 'medium' }, 'reasoning_effort');
+    await expect422({ model: 'flash', messages: user('x'), reasoning_effort: 'extreme' }, 'reasoning_effort');
     await expect422(
       {
         model: 'gamma-v4-pro',

@@ -2,6 +2,7 @@ import { InProcessBus } from '@gateway/bus';
 import { spendSubject, type SpendEvent } from '@gateway/contracts';
 import { startEdge } from '@gateway/edge';
 import { silentLogger } from '@gateway/logging';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, eventually, folderText, startTestGateway, stopTestGateway, type TestGateway } from '../helpers/gateway.js';
 
@@ -113,6 +114,24 @@ describe('GET /v1/models', () => {
         max_output_tokens: 8192,
       },
     ]);
+  });
+
+  it('retrieves one model by id or alias for the openai SDK, and nothing the key cannot call', async () => {
+    const { key } = await gateway.createKey({ models: ['gamma-flash', 'beta-dance'] });
+    const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    expect(await client.models.retrieve('gamma-flash')).toMatchObject({
+      id: 'gamma-flash',
+      object: 'model',
+      mode: 'chat',
+      max_output_tokens: 8192,
+    });
+    expect(await client.models.retrieve('flash')).toMatchObject({ id: 'flash', object: 'model', max_input_tokens: 131072 });
+    // Not the key's, not served here (no ARK_API_KEY), or unknown: the same 404.
+    for (const model of ['gamma-v4-pro', 'beta-dance', 'nope']) {
+      const error = await client.models.retrieve(model).catch((e: unknown) => e);
+      expect(error, model).toBeInstanceOf(OpenAI.NotFoundError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe('not_found');
+    }
   });
 
   it('includes video groups once their credential is set', async () => {

@@ -7,7 +7,19 @@ import { GatewayError } from '@gateway/errors';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool' | 'developer';
 const ROLES: ReadonlySet<string> = new Set<Role>(['system', 'user', 'assistant', 'tool', 'developer']);
-const EFFORTS: ReadonlySet<string> = new Set<ReasoningEffort>(['none', 'low', 'high', 'max']);
+/**
+ * `reasoning_effort` as callers send it, to the group's levels: the specification's `none`,
+ * `low`, `high` and `max`, and OpenAI's `minimal` and `medium` (what generic clients send most)
+ * mapped to the nearest level that still reasons as asked (README, "POST /v1/chat/completions").
+ */
+const EFFORTS: ReadonlyMap<string, ReasoningEffort> = new Map<string, ReasoningEffort>([
+  ['none', 'none'],
+  ['minimal', 'low'],
+  ['low', 'low'],
+  ['medium', 'high'],
+  ['high', 'high'],
+  ['max', 'max'],
+]);
 
 export type JsonObject = Record<string, unknown>;
 
@@ -99,8 +111,11 @@ export function validateChatRequest(body: unknown, group: ChatGroupConfig): Chat
   if (group.reasoning) {
     const effort = body.reasoning_effort;
     if (effort === undefined || effort === null) reasoningEffort = group.reasoning.defaultEffort;
-    else if (typeof effort === 'string' && EFFORTS.has(effort)) reasoningEffort = effort as ReasoningEffort;
-    else throw invalid('reasoning_effort', 'must be one of none, low, high, max.');
+    else {
+      const level = typeof effort === 'string' ? EFFORTS.get(effort) : undefined;
+      if (!level) throw invalid('reasoning_effort', 'must be one of none, minimal, low, medium, high, max.');
+      reasoningEffort = level;
+    }
   }
 
   return { body, messages: messages as ChatMessage[], stream, includeUsage, reasoningEffort, hasImages };

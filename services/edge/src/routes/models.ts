@@ -1,4 +1,6 @@
 import { groupMode } from '@gateway/contracts';
+import { GatewayError } from '@gateway/errors';
+import type { ModelGroup__Output } from '@gateway/protos';
 import type { FastifyPluginAsync } from 'fastify';
 import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
@@ -8,7 +10,24 @@ export interface ModelsRoutesOptions {
   catalog: ModelCatalog;
 }
 
-/** GET /v1/models: the served groups the calling key may call, ids only (aliases are not listed). */
+/** A served group as an OpenAI model object, under the name the caller used. */
+function modelObject(group: ModelGroup__Output, id = group.id) {
+  return {
+    id,
+    object: 'model',
+    created: Math.floor(group.created_at_ms / 1000),
+    owned_by: 'gateway',
+    mode: groupMode(group),
+    max_input_tokens: group.max_input_tokens || null,
+    max_output_tokens: group.max_output_tokens || null,
+  };
+}
+
+/**
+ * GET /v1/models: the served groups the calling key may call, ids only (aliases are not listed).
+ * GET /v1/models/{id}: one of them by id or alias (the SDK's `models.retrieve`); anything else,
+ * unknown, unserved or not the key's, is the same 404.
+ */
 export const modelsRoutes: FastifyPluginAsync<ModelsRoutesOptions> = async (app, { catalog }) => {
   app.get('/v1/models', async (request) => {
     const groups = await catalog.groups(callContext(request));
@@ -17,15 +36,16 @@ export const modelsRoutes: FastifyPluginAsync<ModelsRoutesOptions> = async (app,
       data: groups
         .filter((group) => callerMay(request.apiKey, group.id))
         .sort((a, b) => a.id.localeCompare(b.id))
-        .map((group) => ({
-          id: group.id,
-          object: 'model',
-          created: Math.floor(group.created_at_ms / 1000),
-          owned_by: 'gateway',
-          mode: groupMode(group),
-          max_input_tokens: group.max_input_tokens || null,
-          max_output_tokens: group.max_output_tokens || null,
-        })),
+        .map((group) => modelObject(group)),
     };
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/models/:id', async (request) => {
+    const { id } = request.params;
+    const group = await catalog.resolve(id, callContext(request));
+    if (!group || !callerMay(request.apiKey, group.id)) {
+      throw new GatewayError('not_found', { param: 'model', message: `The model '${id}' does not exist or this API key cannot use it.` });
+    }
+    return modelObject(group, id);
   });
 };
