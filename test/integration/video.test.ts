@@ -134,6 +134,27 @@ describe('create', () => {
     expect(finished.id).toBe(job.id);
   });
 
+  it("maps the openai SDK's size (WxH) to the group's resolution and ratio, and refuses one it has not", async () => {
+    const job = await client.videos.create({
+      model: 'beta-dance',
+      prompt: 'A heron taking off',
+      seconds: '4',
+      size: '1080x1920',
+    } as unknown as OpenAI.VideoCreateParams);
+    expect(job.status).toBe('queued');
+    const sent = [...ark.requests].reverse().find((r) => r.method === 'POST')?.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ resolution: '1080p', ratio: '9:16' });
+    const refused = await client.videos
+      .create({ model: 'beta-dance', prompt: 'x', seconds: '4', size: '1000x1000' } as unknown as OpenAI.VideoCreateParams)
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.UnprocessableEntityError);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).param).toBe('size');
+    expect((refused as Error).message).toContain('1280x720');
+    const conflicting = await create({ model: 'beta-dance', prompt: 'x', seconds: 4, size: '1280x720', resolution: '480p' });
+    expect(conflicting.status).toBe(422);
+    expect(((await conflicting.json()) as { error: { param: string } }).error.param).toBe('size');
+  });
+
   it('sends an image as the first frame and lets the ratio follow it', async () => {
     const response = await create({
       model: 'beta-dance',

@@ -36,6 +36,8 @@ export interface CreateVideoCall {
   resolution: string;
   ratio: string;
   inputReference: string;
+  /** "WxH" as OpenAI clients send it; empty or absent: none. */
+  size?: string;
 }
 
 /** The video service as the edge sees it. */
@@ -64,6 +66,7 @@ export class VideoClient {
         resolution: call.resolution,
         ratio: call.ratio,
         input_reference: call.inputReference,
+        size: call.size ?? '',
       },
       { retries: 0, deadlineMs: 60_000, ...context },
     );

@@ -92,6 +92,7 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
           resolution: request.resolution,
           ratio: request.ratio,
           inputReference: request.input_reference,
+          size: request.size,
         },
         { requestId: call.requestId, scope: call.scope },
       );

@@ -33,7 +33,7 @@ export function jobView(job: VideoJob__Output) {
   };
 }
 
-const FIELDS = ['model', 'prompt', 'seconds', 'resolution', 'ratio', 'input_reference'] as const;
+const FIELDS = ['model', 'prompt', 'seconds', 'resolution', 'ratio', 'input_reference', 'size'] as const;
 type Field = (typeof FIELDS)[number];
 
 function asText(value: unknown, field: string): string {
@@ -113,6 +113,7 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
         resolution: fields.resolution,
         ratio: fields.ratio,
         inputReference: fields.input_reference,
+        size: fields.size,
       },
       callContext(request),
     );

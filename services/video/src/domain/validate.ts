@@ -9,10 +9,36 @@ export interface CreateInput {
   resolution: string;
   ratio: string;
   inputReference: string;
+  /** "WxH" as OpenAI clients send it; empty: none. */
+  size?: string;
 }
 
 function invalid(param: string, message: string): GatewayError {
   return new GatewayError('invalid_request', { param, message: `Invalid value for '${param}': ${message}` });
+}
+
+/**
+ * The resolution and ratio a `size` ("WxH", what the OpenAI SDK sends) names: the group's pair
+ * whose output is exactly that many pixels. None given: undefined; no such pair, or one that
+ * contradicts an explicit `resolution` or `ratio`: 422 naming `size` with the sizes there are.
+ */
+function sizeOf(input: CreateInput, group: VideoGroupConfig, provider: VideoProvider): { resolution: string; ratio: string } | undefined {
+  const size = (input.size ?? '').trim();
+  if (size === '') return undefined;
+  const spec = group.video;
+  const pairs = spec.resolutions.flatMap((resolution) =>
+    spec.ratios.map((ratio) => ({ resolution, ratio, pixels: provider.pixels(resolution, ratio) })),
+  );
+  const known = pairs.filter((p) => p.pixels).map((p) => `${p.pixels?.[0]}x${p.pixels?.[1]}`);
+  const match = /^(\d{1,5})x(\d{1,5})$/.exec(size);
+  const found = match ? pairs.find((p) => p.pixels?.[0] === Number(match[1]) && p.pixels?.[1] === Number(match[2])) : undefined;
+  if (!found) {
+    throw invalid('size', `must be one of ${[...new Set(known)].join(', ')} for model '${group.id}' (width x height in pixels).`);
+  }
+  if ((input.resolution !== '' && input.resolution !== found.resolution) || (input.ratio !== '' && input.ratio !== found.ratio)) {
+    throw invalid('size', `is ${found.resolution} at ${found.ratio}, which contradicts the resolution or ratio also given.`);
+  }
+  return { resolution: found.resolution, ratio: found.ratio };
 }
 
 /** The group's rules for a new job; any failure is a 422 and nothing is created upstream. */
@@ -28,7 +54,8 @@ export function validateCreate(input: CreateInput, group: VideoGroupConfig, prov
     throw invalid('seconds', `must be a whole number from ${spec.minSeconds} to ${spec.maxSeconds} for model '${group.id}'.`);
   }
 
-  const resolution = input.resolution === '' ? spec.defaultResolution : input.resolution;
+  const sized = sizeOf(input, group, provider);
+  const resolution = sized?.resolution ?? (input.resolution === '' ? spec.defaultResolution : input.resolution);
   if (!spec.resolutions.includes(resolution)) {
     throw invalid('resolution', `must be one of ${spec.resolutions.join(', ')} for model '${group.id}' (spelled exactly so).`);
   }
@@ -45,7 +72,7 @@ export function validateCreate(input: CreateInput, group: VideoGroupConfig, prov
     throw invalid('ratio', `must be one of ${spec.ratios.join(', ')} for model '${group.id}'.`);
   }
   // With a first-frame image the ratio follows the image; a ratio given alongside is not used.
-  if (!imageUrl) ratio = input.ratio === '' ? (spec.ratios.includes('16:9') ? '16:9' : spec.ratios[0]) : input.ratio;
+  if (!imageUrl) ratio = sized?.ratio ?? (input.ratio === '' ? (spec.ratios.includes('16:9') ? '16:9' : spec.ratios[0]) : input.ratio);
 
   return { prompt, seconds, resolution, ratio, imageUrl };
 }

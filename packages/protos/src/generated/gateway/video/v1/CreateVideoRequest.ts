@@ -31,6 +31,11 @@ export interface CreateVideoRequest {
    * The group id `model` resolved to at the edge (which checked the key may call it).
    */
   'group'?: (string);
+  /**
+   * "WxH" as OpenAI clients send it; empty: none. Matched against the group's resolutions and
+   * ratios (a mismatch, or a conflict with `resolution`/`ratio`, is INVALID_ARGUMENT naming `size`).
+   */
+  'size'?: (string);
 }
 
 export interface CreateVideoRequest__Output {
@@ -63,4 +68,9 @@ export interface CreateVideoRequest__Output {
    * The group id `model` resolved to at the edge (which checked the key may call it).
    */
   'group': (string);
+  /**
+   * "WxH" as OpenAI clients send it; empty: none. Matched against the group's resolutions and
+   * ratios (a mismatch, or a conflict with `resolution`/`ratio`, is INVALID_ARGUMENT naming `size`).
+   */
+  'size': (string);
 }
