@@ -111,6 +111,8 @@ describe('create', () => {
       progress: 0,
       created_at: expect.any(Number),
       seconds: '5',
+      // The record's 7-day retention.
+      expires_at: (job as unknown as { created_at: number }).created_at + 7 * 24 * 3600,
     });
     noSecrets(JSON.stringify(job));
     const sent = ark.requests.find((r) => r.method === 'POST')?.body as Record<string, unknown>;
@@ -245,6 +247,7 @@ describe('lifecycle and billing', () => {
     await eventually(async () => ['failed', 'completed'].includes((failed = await get(job.id, own)).status), 10_000);
     expect(failed.status).toBe('failed');
     expect((failed.error as { message: string }).message).toMatch(/moderation/i);
+    expect((failed.error as { code: string }).code).toBe('moderation_blocked');
     await new Promise((r) => setTimeout(r, 300));
     expect(await spentNanos(own)).toBe(0);
   });
@@ -266,6 +269,7 @@ describe('MiniMax failures', () => {
     }
     expect(ends.map((j) => j.status)).toEqual(['failed', 'cancelled']);
     expect((ends[0]?.error as { message: string } | undefined)?.message).toMatch(/moderation/i);
+    expect((ends[0]?.error as { code: string } | undefined)?.code).toBe('moderation_blocked');
     await new Promise((r) => setTimeout(r, 300));
     expect(await spentNanos(own)).toBe(0);
   });

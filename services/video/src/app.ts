@@ -27,7 +27,8 @@ export interface VideoApp {
 }
 
 /** A job as it crosses to the edge: never the provider's task id or address. */
-export function jobMessage(task: TaskRecord): VideoJob {
+/** A task record as the job callers see; `retentionSeconds` tells when the record goes. */
+export function jobMessage(task: TaskRecord, retentionSeconds: number): VideoJob {
   return {
     id: task._id,
     model: task.model,
@@ -39,7 +40,9 @@ export function jobMessage(task: TaskRecord): VideoJob {
     seconds: task.seconds,
     size: task.size ?? '',
     error_message: task.error_message ?? '',
+    error_code: task.status === 'failed' ? (task.error_code ?? 'generation_failed') : '',
     total_tokens: task.total_tokens ?? 0,
+    expires_at_ms: task.created_at.getTime() + retentionSeconds * 1000,
   };
 }
 
@@ -96,10 +99,10 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
         },
         { requestId: call.requestId, scope: call.scope },
       );
-      return { job: jobMessage(task) };
+      return { job: jobMessage(task, config.video.retentionSeconds) };
     }),
     GetVideo: server.unary('GetVideo', async (request) => ({
-      job: jobMessage(await jobs.get(request.key_id, request.video_id)),
+      job: jobMessage(await jobs.get(request.key_id, request.video_id), config.video.retentionSeconds),
     })),
     ResolveVideoContent: server.unary('ResolveVideoContent', async (request) => ({
       url: (await jobs.resolveContent(request.key_id, request.video_id, request.refresh)).url,

@@ -146,7 +146,7 @@ describe('several video replicas', () => {
       lease_until: null,
     } as unknown as TaskRecord;
     await tasks.insert(legacy);
-    expect(jobMessage((await tasks.findOwned('video_legacy', 'k'))!).status).toBe('VIDEO_STATUS_COMPLETED');
+    expect(jobMessage((await tasks.findOwned('video_legacy', 'k'))!, 604_800).status).toBe('VIDEO_STATUS_COMPLETED');
     await store.close();
   });
 });

@@ -28,7 +28,11 @@ export function jobView(job: VideoJob__Output) {
     ...(status === 'completed' ? { completed_at: Math.floor(job.completed_at_ms / 1000) } : {}),
     seconds: String(job.seconds),
     ...(status === 'completed' && job.size ? { size: job.size } : {}),
-    ...(status === 'failed' ? { error: { message: job.error_message || 'The video could not be generated.' } } : {}),
+    ...(status === 'failed'
+      ? { error: { code: job.error_code || 'generation_failed', message: job.error_message || 'The video could not be generated.' } }
+      : {}),
+    // When the record, and with it the clip, goes away.
+    ...(job.expires_at_ms ? { expires_at: Math.floor(job.expires_at_ms / 1000) } : {}),
     ...(job.total_tokens > 0 ? { usage: { total_tokens: job.total_tokens } } : {}),
   };
 }

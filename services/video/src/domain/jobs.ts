@@ -275,7 +275,10 @@ export class VideoJobs {
         fields.video_url_downloads = 0;
       }
     }
-    if (remote.status === 'failed') fields.error_message = remote.errorMessage ?? 'The video could not be generated.';
+    if (remote.status === 'failed') {
+      fields.error_message = remote.errorMessage ?? 'The video could not be generated.';
+      fields.error_code = remote.errorCode ?? 'generation_failed';
+    }
     if (TERMINAL.has(remote.status)) fields.next_poll_at = null;
     const updated = await this.deps.tasks.update(task._id, fields);
     // Only the lease holder gets here, so each status a job enters is counted once.

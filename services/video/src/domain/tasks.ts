@@ -23,6 +23,8 @@ export interface TaskRecord extends Doc {
   ratio: string | null;
   size: string | null;
   error_message: string | null;
+  /** Why it failed (older records: none, read as generation_failed). */
+  error_code?: string | null;
   total_tokens: number | null;
   /** The provider's signed address: internal only, never returned or logged. */
   video_url: string | null;

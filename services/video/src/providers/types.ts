@@ -28,7 +28,12 @@ export interface ProviderTask {
   totalTokens: number | undefined;
   /** On failure: what the caller is told. */
   errorMessage: string | undefined;
+  /** On failure: its kind, as the job's `error.code` says it. */
+  errorCode?: VideoErrorCode;
 }
+
+/** Why a job failed: a moderation refusal, the provider's failure, or a task that expired upstream. */
+export type VideoErrorCode = 'moderation_blocked' | 'generation_failed' | 'expired';
 
 export interface VideoProvider {
   /** The name deployments use in `provider:`. */

@@ -1,5 +1,5 @@
 import { UpstreamFailure } from '@gateway/upstream';
-import type { VideoProvider, JobStatus, ProviderTask } from '../types.js';
+import type { VideoProvider, JobStatus, ProviderTask, VideoErrorCode } from '../types.js';
 
 // BytePlus ModelArk content-generation tasks (Seedance models).
 
@@ -70,6 +70,7 @@ export const arkProvider: VideoProvider = {
       height: pixels?.[1],
       totalTokens: typeof tokens === 'number' ? tokens : undefined,
       errorMessage: status === 'failed' ? describeArkError(task) : undefined,
+      ...(status === 'failed' ? { errorCode: arkErrorCode(task) } : {}),
     };
   },
 
@@ -77,6 +78,11 @@ export const arkProvider: VideoProvider = {
     return ARK_PIXELS[resolution]?.[ratio ?? '16:9'];
   },
 };
+
+function arkErrorCode(task: ArkTask): VideoErrorCode {
+  if (task.status === 'expired') return 'expired';
+  return /Sensitive|Moderation|Risk/i.test(task.error?.code ?? '') ? 'moderation_blocked' : 'generation_failed';
+}
 
 function describeArkError(task: ArkTask): string {
   if (task.status === 'expired') return 'The task expired before it finished.';

@@ -63,6 +63,7 @@ export const minimaxProvider: VideoProvider = {
       width: undefined,
       height: undefined,
       totalTokens: undefined,
+      ...(status === 'failed' ? { errorCode: moderated ? ('moderation_blocked' as const) : ('generation_failed' as const) } : {}),
       errorMessage:
         status !== 'failed'
           ? undefined

@@ -35,6 +35,14 @@ export interface VideoJob {
    * Unix milliseconds; 0 until completed.
    */
   'completed_at_ms'?: (number | string | Long);
+  /**
+   * Set on a failed job: "moderation_blocked", "generation_failed" or "expired".
+   */
+  'error_code'?: (string);
+  /**
+   * Unix milliseconds: when the record (and the clip's download) goes away.
+   */
+  'expires_at_ms'?: (number | string | Long);
 }
 
 export interface VideoJob__Output {
@@ -69,4 +77,12 @@ export interface VideoJob__Output {
    * Unix milliseconds; 0 until completed.
    */
   'completed_at_ms': (number);
+  /**
+   * Set on a failed job: "moderation_blocked", "generation_failed" or "expired".
+   */
+  'error_code': (string);
+  /**
+   * Unix milliseconds: when the record (and the clip's download) goes away.
+   */
+  'expires_at_ms': (number);
 }
