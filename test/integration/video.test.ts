@@ -174,6 +174,33 @@ describe('create', () => {
     ]);
   });
 
+  it("takes input_reference in the openai SDK's object form too, as JSON and as form fields", async () => {
+    const asJson = await create({
+      model: 'beta-dance',
+      prompt: 'Object form',
+      seconds: 4,
+      input_reference: { image_url: 'https://example.com/a.png' },
+    });
+    expect(asJson.status).toBe(200);
+    const first = [...ark.requests].reverse().find((r) => r.method === 'POST')?.body as { content: unknown[] };
+    expect(first.content[1]).toMatchObject({ type: 'image_url', image_url: { url: 'https://example.com/a.png' }, role: 'first_frame' });
+    const form = new FormData();
+    const fields: [string, string][] = [
+      ['model', 'beta-dance'],
+      ['prompt', 'Form fields'],
+      ['seconds', '4'],
+      ['input_reference[image_url]', 'https://example.com/b.png'],
+    ];
+    for (const [name, value] of fields) form.append(name, value);
+    const asForm = await gateway.call('/v1/videos', key, { method: 'POST', body: form });
+    expect(asForm.status).toBe(200);
+    const second = [...ark.requests].reverse().find((r) => r.method === 'POST')?.body as { content: unknown[] };
+    expect(second.content[1]).toMatchObject({ image_url: { url: 'https://example.com/b.png' } });
+    const unusable = await create({ model: 'beta-dance', prompt: 'x', seconds: 4, input_reference: { file_id: 'file-1' } });
+    expect(unusable.status).toBe(422);
+    expect(((await unusable.json()) as { error: { param: string } }).error.param).toBe('input_reference');
+  });
+
   it('refuses every invalid request with 422 and creates nothing upstream', async () => {
     const { key: other } = await gateway.createKey({ models: ['alpha-h3'] });
     const before = ark.createdTasks + minimax.createdTasks;
@@ -325,6 +352,15 @@ describe('ownership and download', () => {
   it("works with the openai SDK's downloadContent", async () => {
     const response = await client.videos.downloadContent(jobId);
     expect(Buffer.from(await response.arrayBuffer()).equals(clip)).toBe(true);
+  });
+
+  it('serves the video variant and names variant for the ones providers do not give', async () => {
+    expect((await gateway.call(`/v1/videos/${jobId}/content?variant=video`, key)).status).toBe(200);
+    for (const variant of ['thumbnail', 'spritesheet']) {
+      const response = await gateway.call(`/v1/videos/${jobId}/content?variant=${variant}`, key);
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as { error: { param: string } }).error.param).toBe('variant');
+    }
   });
 
   it('answers 409 video_not_ready before completion', async () => {

@@ -50,11 +50,32 @@ function asText(value: unknown, field: string): string {
   });
 }
 
+/**
+ * `input_reference` as a URL: the plain string, or the openai SDK's object form
+ * `{ image_url: "…" }`; any other shape is a 422 naming the field, never dropped.
+ */
+function imageReference(value: unknown): string {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const url = (value as { image_url?: unknown }).image_url;
+    if (typeof url === 'string') return url;
+    throw new GatewayError('invalid_request', {
+      param: 'input_reference',
+      message: "Invalid value for 'input_reference': must be an image URL, or an object with an 'image_url' string.",
+    });
+  }
+  return asText(value, 'input_reference');
+}
+
 /** The create request's fields as strings, from JSON or multipart/form-data (the openai SDK v7 sends multipart). */
 async function readCreate(request: FastifyRequest): Promise<Record<Field, string>> {
   const out = Object.fromEntries(FIELDS.map((f) => [f, ''])) as Record<Field, string>;
   if (request.isMultipart()) {
     for await (const part of request.parts()) {
+      // The object form of input_reference, as form encoders write nested fields.
+      if (part.fieldname === 'input_reference[image_url]' && part.type === 'field') {
+        out.input_reference = asText(part.value, 'input_reference');
+        continue;
+      }
       if (!(FIELDS as readonly string[]).includes(part.fieldname)) {
         if (part.type === 'file') part.file.resume();
         continue;
@@ -74,7 +95,10 @@ async function readCreate(request: FastifyRequest): Promise<Record<Field, string
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new GatewayError('invalid_request', { message: 'The request body must be a JSON object or multipart/form-data.' });
   }
-  for (const field of FIELDS) out[field] = asText((body as Record<string, unknown>)[field], field);
+  for (const field of FIELDS) {
+    const value = (body as Record<string, unknown>)[field];
+    out[field] = field === 'input_reference' ? imageReference(value) : asText(value, field);
+  }
   return out;
 }
 
@@ -130,7 +154,15 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     return jobView(job);
   });
 
-  app.get<{ Params: { id: string } }>('/v1/videos/:id/content', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { variant?: unknown } }>('/v1/videos/:id/content', async (request, reply) => {
+    // The clip is the one variant providers give; OpenAI's thumbnail and spritesheet are not.
+    const variant = request.query.variant;
+    if (variant !== undefined && variant !== 'video') {
+      throw new GatewayError('invalid_request', {
+        param: 'variant',
+        message: "Invalid value for 'variant': only 'video' is available for this model (no thumbnail or spritesheet).",
+      });
+    }
     const range = request.headers.range;
     if (range !== undefined && !RANGE.test(range)) {
       return reply
