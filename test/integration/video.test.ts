@@ -377,6 +377,61 @@ describe('ownership and download', () => {
   });
 });
 
+describe('listing and deleting jobs (the openai SDK)', () => {
+  it("lists the key's jobs newest first, a page at a time, and only its own", async () => {
+    const { key: own } = await gateway.createKey({ models: ['beta-dance'] });
+    const sdk = new OpenAI({ apiKey: own, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const ids: string[] = [];
+    for (const prompt of ['one', 'two', 'three']) {
+      ids.push(((await (await create({ model: 'beta-dance', prompt, seconds: 4 }, own)).json()) as Job).id);
+    }
+    const listed: string[] = [];
+    for await (const video of sdk.videos.list({ limit: 2 })) listed.push(video.id);
+    expect(listed).toEqual([...ids].reverse());
+    const oldest = (await (await gateway.call('/v1/videos?order=asc&limit=1', own)).json()) as { data: Job[]; has_more: boolean };
+    expect(oldest.data.map((j) => j.id)).toEqual([ids[0]]);
+    expect(oldest.has_more).toBe(true);
+    // Another key's list holds none of them.
+    const others = (await (await gateway.call('/v1/videos?limit=100', key)).json()) as { data: Job[] };
+    expect(others.data.some((j) => ids.includes(j.id))).toBe(false);
+    const bad = await gateway.call('/v1/videos?limit=0', own);
+    expect(bad.status).toBe(422);
+  });
+
+  it('deletes a queued job by cancelling it upstream, unbilled; a finished one at once; 501 where the provider cannot cancel', async () => {
+    const { key: own } = await gateway.createKey({ models: ['beta-dance', 'alpha-h3-max'], budget_usd: 50 });
+    const sdk = new OpenAI({ apiKey: own, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const reserved = async () =>
+      ((await (await gateway.call('/v1/usage', own)).json()) as { budget: { reserved_usd: number } }).budget.reserved_usd;
+    const queued = (await (await create({ model: 'beta-dance', prompt: 'cancel me', seconds: 4 }, own)).json()) as Job;
+    expect(await reserved()).toBeGreaterThan(0);
+    expect(await sdk.videos.delete(queued.id)).toEqual({ id: queued.id, object: 'video.deleted', deleted: true });
+    expect(ark.requests.some((r) => r.method === 'DELETE')).toBe(true);
+    expect((await gateway.call(`/v1/videos/${queued.id}`, own)).status).toBe(404);
+    expect(await reserved()).toBe(0);
+
+    const running = (await (
+      await create({ model: 'alpha-h3-max', prompt: 'keep going', seconds: 5, resolution: '480P' }, own)
+    ).json()) as Job;
+    const refused = await sdk.videos.delete(running.id).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(501);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).code).toBe('not_implemented');
+    const finished = await waitForOwn(running.id, own, ['completed']);
+    expect(await sdk.videos.delete(finished.id)).toMatchObject({ deleted: true });
+    expect((await gateway.call(`/v1/videos/${finished.id}`, own)).status).toBe(404);
+    // Billed once, before it went: deleting never unbills a finished job.
+    expect(await spentNanos(own)).toBeGreaterThan(0);
+    expect((await gateway.call('/v1/videos/video_nope', own, { method: 'DELETE' })).status).toBe(404);
+  });
+});
+
+async function waitForOwn(id: string, secret: string, statuses: string[]): Promise<Job> {
+  let job: Job = { id, status: '' };
+  await eventually(async () => statuses.includes((job = await get(id, secret)).status), 15_000);
+  return job;
+}
+
 describe('retention', () => {
   it('forgets a job once its record has expired', async () => {
     const short = await startTestGateway({ config: parseConfig(config(...urls, 1), 'video-retention'), env });

@@ -79,6 +79,26 @@ export class VideoClient {
     );
   }
 
+  /** The caller's jobs, a page at a time. */
+  async listVideos(
+    keyId: string,
+    page: { pageSize: number; after: string; ascending: boolean },
+    context?: CallContext,
+  ): Promise<{ jobs: VideoJob__Output[]; hasMore: boolean }> {
+    const response = await unary(
+      this.#client,
+      this.#client.ListVideos,
+      { key_id: keyId, page_size: page.pageSize, after: page.after, ascending: page.ascending },
+      context,
+    );
+    return { jobs: response.jobs, hasMore: response.has_more };
+  }
+
+  /** Removes the caller's job (cancelling it upstream where it is unfinished and the provider can); not retried. */
+  async deleteVideo(keyId: string, videoId: string, context?: CallContext): Promise<void> {
+    await unary(this.#client, this.#client.DeleteVideo, { key_id: keyId, video_id: videoId }, { retries: 0, deadlineMs: 30_000, ...context });
+  }
+
   /** The provider's signed address for a finished clip: internal, never shown or logged. */
   async resolveContent(keyId: string, videoId: string, refresh: boolean, context?: CallContext): Promise<string> {
     return (

@@ -74,6 +74,8 @@ describe('generated proto types', () => {
       'CreateVideo',
       'GetVideo',
       'ResolveVideoContent',
+      'ListVideos',
+      'DeleteVideo',
     ]);
     expect(all.grpc.health.v1.Health.service.Check.path).toBe('/grpc.health.v1.Health/Check');
     for (const service of [

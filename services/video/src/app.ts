@@ -104,6 +104,14 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
     GetVideo: server.unary('GetVideo', async (request) => ({
       job: jobMessage(await jobs.get(request.key_id, request.video_id), config.video.retentionSeconds),
     })),
+    ListVideos: server.unary('ListVideos', async (request) => {
+      const page = await jobs.list(request.key_id, request.page_size, request.after, request.ascending);
+      return { jobs: page.jobs.map((task) => jobMessage(task, config.video.retentionSeconds)), has_more: page.hasMore };
+    }),
+    DeleteVideo: server.unary('DeleteVideo', async (request) => {
+      await jobs.delete(request.key_id, request.video_id);
+      return {};
+    }),
     ResolveVideoContent: server.unary('ResolveVideoContent', async (request) => ({
       url: (await jobs.resolveContent(request.key_id, request.video_id, request.refresh)).url,
       content_length: 0,

@@ -4,10 +4,14 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { ModelGroup as _gateway_common_v1_ModelGroup, ModelGroup__Output as _gateway_common_v1_ModelGroup__Output } from './gateway/common/v1/ModelGroup.js';
 import type { CreateVideoRequest as _gateway_video_v1_CreateVideoRequest, CreateVideoRequest__Output as _gateway_video_v1_CreateVideoRequest__Output } from './gateway/video/v1/CreateVideoRequest.js';
 import type { CreateVideoResponse as _gateway_video_v1_CreateVideoResponse, CreateVideoResponse__Output as _gateway_video_v1_CreateVideoResponse__Output } from './gateway/video/v1/CreateVideoResponse.js';
+import type { DeleteVideoRequest as _gateway_video_v1_DeleteVideoRequest, DeleteVideoRequest__Output as _gateway_video_v1_DeleteVideoRequest__Output } from './gateway/video/v1/DeleteVideoRequest.js';
+import type { DeleteVideoResponse as _gateway_video_v1_DeleteVideoResponse, DeleteVideoResponse__Output as _gateway_video_v1_DeleteVideoResponse__Output } from './gateway/video/v1/DeleteVideoResponse.js';
 import type { GetVideoRequest as _gateway_video_v1_GetVideoRequest, GetVideoRequest__Output as _gateway_video_v1_GetVideoRequest__Output } from './gateway/video/v1/GetVideoRequest.js';
 import type { GetVideoResponse as _gateway_video_v1_GetVideoResponse, GetVideoResponse__Output as _gateway_video_v1_GetVideoResponse__Output } from './gateway/video/v1/GetVideoResponse.js';
 import type { ListModelsRequest as _gateway_video_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_video_v1_ListModelsRequest__Output } from './gateway/video/v1/ListModelsRequest.js';
 import type { ListModelsResponse as _gateway_video_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_video_v1_ListModelsResponse__Output } from './gateway/video/v1/ListModelsResponse.js';
+import type { ListVideosRequest as _gateway_video_v1_ListVideosRequest, ListVideosRequest__Output as _gateway_video_v1_ListVideosRequest__Output } from './gateway/video/v1/ListVideosRequest.js';
+import type { ListVideosResponse as _gateway_video_v1_ListVideosResponse, ListVideosResponse__Output as _gateway_video_v1_ListVideosResponse__Output } from './gateway/video/v1/ListVideosResponse.js';
 import type { ResolveVideoContentRequest as _gateway_video_v1_ResolveVideoContentRequest, ResolveVideoContentRequest__Output as _gateway_video_v1_ResolveVideoContentRequest__Output } from './gateway/video/v1/ResolveVideoContentRequest.js';
 import type { ResolveVideoContentResponse as _gateway_video_v1_ResolveVideoContentResponse, ResolveVideoContentResponse__Output as _gateway_video_v1_ResolveVideoContentResponse__Output } from './gateway/video/v1/ResolveVideoContentResponse.js';
 import type { VideoJob as _gateway_video_v1_VideoJob, VideoJob__Output as _gateway_video_v1_VideoJob__Output } from './gateway/video/v1/VideoJob.js';
@@ -29,10 +33,14 @@ export interface ProtoGrpcType {
       v1: {
         CreateVideoRequest: MessageTypeDefinition<_gateway_video_v1_CreateVideoRequest, _gateway_video_v1_CreateVideoRequest__Output>
         CreateVideoResponse: MessageTypeDefinition<_gateway_video_v1_CreateVideoResponse, _gateway_video_v1_CreateVideoResponse__Output>
+        DeleteVideoRequest: MessageTypeDefinition<_gateway_video_v1_DeleteVideoRequest, _gateway_video_v1_DeleteVideoRequest__Output>
+        DeleteVideoResponse: MessageTypeDefinition<_gateway_video_v1_DeleteVideoResponse, _gateway_video_v1_DeleteVideoResponse__Output>
         GetVideoRequest: MessageTypeDefinition<_gateway_video_v1_GetVideoRequest, _gateway_video_v1_GetVideoRequest__Output>
         GetVideoResponse: MessageTypeDefinition<_gateway_video_v1_GetVideoResponse, _gateway_video_v1_GetVideoResponse__Output>
         ListModelsRequest: MessageTypeDefinition<_gateway_video_v1_ListModelsRequest, _gateway_video_v1_ListModelsRequest__Output>
         ListModelsResponse: MessageTypeDefinition<_gateway_video_v1_ListModelsResponse, _gateway_video_v1_ListModelsResponse__Output>
+        ListVideosRequest: MessageTypeDefinition<_gateway_video_v1_ListVideosRequest, _gateway_video_v1_ListVideosRequest__Output>
+        ListVideosResponse: MessageTypeDefinition<_gateway_video_v1_ListVideosResponse, _gateway_video_v1_ListVideosResponse__Output>
         ResolveVideoContentRequest: MessageTypeDefinition<_gateway_video_v1_ResolveVideoContentRequest, _gateway_video_v1_ResolveVideoContentRequest__Output>
         ResolveVideoContentResponse: MessageTypeDefinition<_gateway_video_v1_ResolveVideoContentResponse, _gateway_video_v1_ResolveVideoContentResponse__Output>
         VideoJob: MessageTypeDefinition<_gateway_video_v1_VideoJob, _gateway_video_v1_VideoJob__Output>

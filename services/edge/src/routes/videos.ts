@@ -148,6 +148,33 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     return reply.code(200).send(jobView(job));
   });
 
+  // The caller's jobs, as the openai SDK's videos.list reads them.
+  app.get<{ Querystring: { after?: string; limit?: string; order?: string } }>('/v1/videos', async (request) => {
+    const { after, limit, order } = request.query;
+    const size = limit === undefined ? 20 : Number(limit);
+    if (!Number.isInteger(size) || size < 1 || size > 100) {
+      throw new GatewayError('invalid_request', { param: 'limit', message: "Invalid value for 'limit': must be a whole number from 1 to 100." });
+    }
+    if (order !== undefined && order !== 'asc' && order !== 'desc') {
+      throw new GatewayError('invalid_request', { param: 'order', message: "Invalid value for 'order': must be 'asc' or 'desc'." });
+    }
+    if (after !== undefined && (typeof after !== 'string' || after.length > 100)) {
+      throw new GatewayError('invalid_request', { param: 'after', message: "Invalid value for 'after': must be a video id." });
+    }
+    const page = await downstream.video.listVideos(
+      request.apiKey.key.id,
+      { pageSize: size, after: after ?? '', ascending: order === 'asc' },
+      callContext(request),
+    );
+    const data = page.jobs.map(jobView);
+    return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: page.hasMore };
+  });
+
+  app.delete<{ Params: { id: string } }>('/v1/videos/:id', async (request) => {
+    await downstream.video.deleteVideo(request.apiKey.key.id, request.params.id, callContext(request));
+    return { id: request.params.id, object: 'video.deleted', deleted: true };
+  });
+
   app.get<{ Params: { id: string } }>('/v1/videos/:id', async (request) => {
     const job = await downstream.video.getVideo(request.apiKey.key.id, request.params.id, callContext(request));
     request.metricsGroup = catalog.cachedGroupId(job.model) ?? '';

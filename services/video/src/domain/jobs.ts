@@ -200,6 +200,48 @@ export class VideoJobs {
     return (await this.#refresh(leased)) ?? task;
   }
 
+  /** The caller's jobs, a page at a time (see TaskRepository.listOwned). */
+  async list(keyId: string, pageSize: number, afterId: string, ascending: boolean): Promise<{ jobs: TaskRecord[]; hasMore: boolean }> {
+    const limit = Math.min(pageSize > 0 ? pageSize : 20, 100);
+    const after = afterId ? await this.deps.tasks.findOwned(afterId, keyId) : null;
+    if (afterId && !after) throw new GatewayError('invalid_request', { param: 'after', message: "Invalid value for 'after': no job of yours with that id." });
+    const rows = await this.deps.tasks.listOwned(keyId, limit, after, ascending);
+    return { jobs: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
+
+  /**
+   * Removes the caller's job. A finished one goes at once (a completed one once it is billed);
+   * an unfinished one is cancelled upstream first where its provider can, its held price given
+   * back, and is never billed; where the provider cannot cancel, 501 not_implemented.
+   */
+  async delete(keyId: string, id: string): Promise<void> {
+    const task = await this.deps.tasks.findOwned(id, keyId);
+    if (!task) throw new GatewayError('video_not_found');
+    if (task.status === 'completed' && task.billing === 'pending') {
+      throw new GatewayError('video_not_ready', { message: 'The video job is being billed; delete it again in a few seconds.' });
+    }
+    if (!TERMINAL.has(task.status)) {
+      const group = this.#servedGroup(task);
+      const deployment = group?.deployments[task.deployment];
+      const provider = deployment ? this.#provider(deployment) : undefined;
+      const notCancellable = (why: string) =>
+        new GatewayError('not_implemented', { message: `This video job is ${task.status} and ${why}; delete it once it has finished.` });
+      if (!deployment || !provider?.cancel) throw notCancellable('its provider cannot cancel a job');
+      try {
+        await provider.cancel(this.deps.http, deployment, task.provider_task_id);
+      } catch (error) {
+        if (error instanceof UpstreamFailure && error.status !== undefined && error.status < 500) throw notCancellable('can no longer be cancelled upstream');
+        throw error instanceof UpstreamFailure ? error.toGatewayError() : error;
+      }
+      // Cancelled upstream before it ran: free, its held price back.
+      const freed = await this.deps.tasks.settleBilling(task._id, 'free', null);
+      if (freed) await this.deps.budget.release({ keyId, reservationId: task._id });
+      videoJobSeries(task.group, 'cancelled').inc();
+    }
+    await this.deps.tasks.remove(task._id);
+    this.deps.logger.info({ jobId: task._id, status: task.status }, 'video job deleted');
+  }
+
   /** Where the finished clip can be fetched: the provider's signed address, fresh when needed. */
   async resolveContent(keyId: string, id: string, refresh: boolean): Promise<{ url: string }> {
     const task = await this.deps.tasks.findOwned(id, keyId);

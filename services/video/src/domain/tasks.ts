@@ -66,6 +66,8 @@ export class TaskRepository {
       // poller finds the unfinished ones through the status index instead of scanning those.
       { field: 'status' },
       { field: 'key_id' },
+      // The caller's list of jobs, newest first.
+      { fields: ['key_id', 'created_at'] },
     ]);
     return new TaskRepository(tasks, retentionSeconds);
   }
@@ -109,6 +111,32 @@ export class TaskRepository {
   /** Moves billing from pending to `to` exactly once; null when it had already moved. */
   async settleBilling(id: string, to: Exclude<BillingState, 'pending'>, cost: number | null): Promise<TaskRecord | null> {
     return normalized(await this.tasks.findOneAndUpdate({ _id: id, billing: 'pending' }, { $set: { billing: to, cost_nano_usd: cost } }));
+  }
+
+  /**
+   * The caller's unexpired jobs in creation order (newest first unless `ascending`), after the
+   * job `after` (same-millisecond jobs ordered by id), `limit` + 1 of them so the caller can tell
+   * whether more follow.
+   */
+  async listOwned(keyId: string, limit: number, after: TaskRecord | null, ascending: boolean, now = new Date()): Promise<TaskRecord[]> {
+    const beyond = ascending ? '$gt' : '$lt';
+    const filter = after
+      ? {
+          key_id: keyId,
+          $and: [
+            this.#alive(now),
+            { $or: [{ created_at: { [beyond]: after.created_at } }, { created_at: after.created_at, _id: { [beyond]: after._id } }] },
+          ],
+        }
+      : { key_id: keyId, ...this.#alive(now) };
+    const order = ascending ? 1 : -1;
+    const rows = await this.tasks.find(filter, { sort: { created_at: order, _id: order }, limit: limit + 1 });
+    return rows.map((task) => normalized(task) as TaskRecord);
+  }
+
+  /** Removes a job's record; false when it was not there. */
+  async remove(id: string): Promise<boolean> {
+    return (await this.tasks.deleteMany({ _id: id })) > 0;
   }
 
   async countDownload(id: string): Promise<void> {

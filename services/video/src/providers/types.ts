@@ -42,6 +42,8 @@ export interface VideoProvider {
   readonly maxPromptChars: number;
   create(http: ProviderHttp, deployment: DeploymentConfig, request: RenderRequest): Promise<string>;
   query(http: ProviderHttp, deployment: DeploymentConfig, taskId: string): Promise<ProviderTask>;
+  /** Cancels a task that has not started; absent where the vendor has no such call. Throws UpstreamFailure when refused. */
+  cancel?(http: ProviderHttp, deployment: DeploymentConfig, taskId: string): Promise<void>;
   /** Output size from the provider's pixel table, for when a task does not report it. */
   pixels(resolution: string, ratio: string | undefined): [number, number] | undefined;
 }

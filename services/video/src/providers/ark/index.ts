@@ -74,6 +74,11 @@ export const arkProvider: VideoProvider = {
     };
   },
 
+  // `DELETE …/tasks/{id}` cancels a task still queued; a running one is refused (4xx).
+  async cancel(http, deployment, taskId): Promise<void> {
+    await http.call(deployment, 'DELETE', `/contents/generations/tasks/${encodeURIComponent(taskId)}`);
+  },
+
   pixels(resolution, ratio) {
     return ARK_PIXELS[resolution]?.[ratio ?? '16:9'];
   },

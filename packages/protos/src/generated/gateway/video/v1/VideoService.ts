@@ -4,10 +4,14 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { CreateVideoRequest as _gateway_video_v1_CreateVideoRequest, CreateVideoRequest__Output as _gateway_video_v1_CreateVideoRequest__Output } from '../../../gateway/video/v1/CreateVideoRequest.js';
 import type { CreateVideoResponse as _gateway_video_v1_CreateVideoResponse, CreateVideoResponse__Output as _gateway_video_v1_CreateVideoResponse__Output } from '../../../gateway/video/v1/CreateVideoResponse.js';
+import type { DeleteVideoRequest as _gateway_video_v1_DeleteVideoRequest, DeleteVideoRequest__Output as _gateway_video_v1_DeleteVideoRequest__Output } from '../../../gateway/video/v1/DeleteVideoRequest.js';
+import type { DeleteVideoResponse as _gateway_video_v1_DeleteVideoResponse, DeleteVideoResponse__Output as _gateway_video_v1_DeleteVideoResponse__Output } from '../../../gateway/video/v1/DeleteVideoResponse.js';
 import type { GetVideoRequest as _gateway_video_v1_GetVideoRequest, GetVideoRequest__Output as _gateway_video_v1_GetVideoRequest__Output } from '../../../gateway/video/v1/GetVideoRequest.js';
 import type { GetVideoResponse as _gateway_video_v1_GetVideoResponse, GetVideoResponse__Output as _gateway_video_v1_GetVideoResponse__Output } from '../../../gateway/video/v1/GetVideoResponse.js';
 import type { ListModelsRequest as _gateway_video_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_video_v1_ListModelsRequest__Output } from '../../../gateway/video/v1/ListModelsRequest.js';
 import type { ListModelsResponse as _gateway_video_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_video_v1_ListModelsResponse__Output } from '../../../gateway/video/v1/ListModelsResponse.js';
+import type { ListVideosRequest as _gateway_video_v1_ListVideosRequest, ListVideosRequest__Output as _gateway_video_v1_ListVideosRequest__Output } from '../../../gateway/video/v1/ListVideosRequest.js';
+import type { ListVideosResponse as _gateway_video_v1_ListVideosResponse, ListVideosResponse__Output as _gateway_video_v1_ListVideosResponse__Output } from '../../../gateway/video/v1/ListVideosResponse.js';
 import type { ResolveVideoContentRequest as _gateway_video_v1_ResolveVideoContentRequest, ResolveVideoContentRequest__Output as _gateway_video_v1_ResolveVideoContentRequest__Output } from '../../../gateway/video/v1/ResolveVideoContentRequest.js';
 import type { ResolveVideoContentResponse as _gateway_video_v1_ResolveVideoContentResponse, ResolveVideoContentResponse__Output as _gateway_video_v1_ResolveVideoContentResponse__Output } from '../../../gateway/video/v1/ResolveVideoContentResponse.js';
 
@@ -23,6 +27,23 @@ export interface VideoServiceClient extends grpc.Client {
   createVideo(argument: _gateway_video_v1_CreateVideoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
   createVideo(argument: _gateway_video_v1_CreateVideoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
   createVideo(argument: _gateway_video_v1_CreateVideoRequest, callback: grpc.requestCallback<_gateway_video_v1_CreateVideoResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Removes the caller's job. An unfinished one is cancelled upstream first where its provider
+   * can (and is not billed); UNIMPLEMENTED (not_implemented) where it cannot.
+   */
+  DeleteVideo(argument: _gateway_video_v1_DeleteVideoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_DeleteVideoResponse__Output>): grpc.ClientUnaryCall;
+  DeleteVideo(argument: _gateway_video_v1_DeleteVideoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_DeleteVideoResponse__Output>): grpc.ClientUnaryCall;
+  DeleteVideo(argument: _gateway_video_v1_DeleteVideoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_DeleteVideoResponse__Output>): grpc.ClientUnaryCall;
+  DeleteVideo(argument: _gateway_video_v1_DeleteVideoRequest, callback: grpc.requestCallback<_gateway_video_v1_DeleteVideoResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Removes the caller's job. An unfinished one is cancelled upstream first where its provider
+   * can (and is not billed); UNIMPLEMENTED (not_implemented) where it cannot.
+   */
+  deleteVideo(argument: _gateway_video_v1_DeleteVideoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_DeleteVideoResponse__Output>): grpc.ClientUnaryCall;
+  deleteVideo(argument: _gateway_video_v1_DeleteVideoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_DeleteVideoResponse__Output>): grpc.ClientUnaryCall;
+  deleteVideo(argument: _gateway_video_v1_DeleteVideoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_DeleteVideoResponse__Output>): grpc.ClientUnaryCall;
+  deleteVideo(argument: _gateway_video_v1_DeleteVideoRequest, callback: grpc.requestCallback<_gateway_video_v1_DeleteVideoResponse__Output>): grpc.ClientUnaryCall;
   
   GetVideo(argument: _gateway_video_v1_GetVideoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
   GetVideo(argument: _gateway_video_v1_GetVideoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
@@ -49,6 +70,21 @@ export interface VideoServiceClient extends grpc.Client {
   listModels(argument: _gateway_video_v1_ListModelsRequest, callback: grpc.requestCallback<_gateway_video_v1_ListModelsResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * The caller's jobs, newest first (or oldest first), a page at a time.
+   */
+  ListVideos(argument: _gateway_video_v1_ListVideosRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListVideosResponse__Output>): grpc.ClientUnaryCall;
+  ListVideos(argument: _gateway_video_v1_ListVideosRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_ListVideosResponse__Output>): grpc.ClientUnaryCall;
+  ListVideos(argument: _gateway_video_v1_ListVideosRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListVideosResponse__Output>): grpc.ClientUnaryCall;
+  ListVideos(argument: _gateway_video_v1_ListVideosRequest, callback: grpc.requestCallback<_gateway_video_v1_ListVideosResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The caller's jobs, newest first (or oldest first), a page at a time.
+   */
+  listVideos(argument: _gateway_video_v1_ListVideosRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListVideosResponse__Output>): grpc.ClientUnaryCall;
+  listVideos(argument: _gateway_video_v1_ListVideosRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_ListVideosResponse__Output>): grpc.ClientUnaryCall;
+  listVideos(argument: _gateway_video_v1_ListVideosRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListVideosResponse__Output>): grpc.ClientUnaryCall;
+  listVideos(argument: _gateway_video_v1_ListVideosRequest, callback: grpc.requestCallback<_gateway_video_v1_ListVideosResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * Resolves where the finished clip can be fetched; the address stays inside the gateway.
    */
   ResolveVideoContent(argument: _gateway_video_v1_ResolveVideoContentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ResolveVideoContentResponse__Output>): grpc.ClientUnaryCall;
@@ -71,12 +107,23 @@ export interface VideoServiceClient extends grpc.Client {
 export interface VideoServiceHandlers extends grpc.UntypedServiceImplementation {
   CreateVideo: grpc.handleUnaryCall<_gateway_video_v1_CreateVideoRequest__Output, _gateway_video_v1_CreateVideoResponse>;
   
+  /**
+   * Removes the caller's job. An unfinished one is cancelled upstream first where its provider
+   * can (and is not billed); UNIMPLEMENTED (not_implemented) where it cannot.
+   */
+  DeleteVideo: grpc.handleUnaryCall<_gateway_video_v1_DeleteVideoRequest__Output, _gateway_video_v1_DeleteVideoResponse>;
+  
   GetVideo: grpc.handleUnaryCall<_gateway_video_v1_GetVideoRequest__Output, _gateway_video_v1_GetVideoResponse>;
   
   /**
    * The video groups this deployment serves (a credential is configured).
    */
   ListModels: grpc.handleUnaryCall<_gateway_video_v1_ListModelsRequest__Output, _gateway_video_v1_ListModelsResponse>;
+  
+  /**
+   * The caller's jobs, newest first (or oldest first), a page at a time.
+   */
+  ListVideos: grpc.handleUnaryCall<_gateway_video_v1_ListVideosRequest__Output, _gateway_video_v1_ListVideosResponse>;
   
   /**
    * Resolves where the finished clip can be fetched; the address stays inside the gateway.
@@ -87,7 +134,9 @@ export interface VideoServiceHandlers extends grpc.UntypedServiceImplementation 
 
 export interface VideoServiceDefinition extends grpc.ServiceDefinition {
   CreateVideo: MethodDefinition<_gateway_video_v1_CreateVideoRequest, _gateway_video_v1_CreateVideoResponse, _gateway_video_v1_CreateVideoRequest__Output, _gateway_video_v1_CreateVideoResponse__Output>
+  DeleteVideo: MethodDefinition<_gateway_video_v1_DeleteVideoRequest, _gateway_video_v1_DeleteVideoResponse, _gateway_video_v1_DeleteVideoRequest__Output, _gateway_video_v1_DeleteVideoResponse__Output>
   GetVideo: MethodDefinition<_gateway_video_v1_GetVideoRequest, _gateway_video_v1_GetVideoResponse, _gateway_video_v1_GetVideoRequest__Output, _gateway_video_v1_GetVideoResponse__Output>
   ListModels: MethodDefinition<_gateway_video_v1_ListModelsRequest, _gateway_video_v1_ListModelsResponse, _gateway_video_v1_ListModelsRequest__Output, _gateway_video_v1_ListModelsResponse__Output>
+  ListVideos: MethodDefinition<_gateway_video_v1_ListVideosRequest, _gateway_video_v1_ListVideosResponse, _gateway_video_v1_ListVideosRequest__Output, _gateway_video_v1_ListVideosResponse__Output>
   ResolveVideoContent: MethodDefinition<_gateway_video_v1_ResolveVideoContentRequest, _gateway_video_v1_ResolveVideoContentResponse, _gateway_video_v1_ResolveVideoContentRequest__Output, _gateway_video_v1_ResolveVideoContentResponse__Output>
 }
