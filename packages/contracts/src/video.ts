@@ -96,7 +96,12 @@ export class VideoClient {
 
   /** Removes the caller's job (cancelling it upstream where it is unfinished and the provider can); not retried. */
   async deleteVideo(keyId: string, videoId: string, context?: CallContext): Promise<void> {
-    await unary(this.#client, this.#client.DeleteVideo, { key_id: keyId, video_id: videoId }, { retries: 0, deadlineMs: 30_000, ...context });
+    await unary(
+      this.#client,
+      this.#client.DeleteVideo,
+      { key_id: keyId, video_id: videoId },
+      { retries: 0, deadlineMs: 30_000, ...context },
+    );
   }
 
   /** The provider's signed address for a finished clip: internal, never shown or logged. */

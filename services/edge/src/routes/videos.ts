@@ -153,7 +153,10 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     const { after, limit, order } = request.query;
     const size = limit === undefined ? 20 : Number(limit);
     if (!Number.isInteger(size) || size < 1 || size > 100) {
-      throw new GatewayError('invalid_request', { param: 'limit', message: "Invalid value for 'limit': must be a whole number from 1 to 100." });
+      throw new GatewayError('invalid_request', {
+        param: 'limit',
+        message: "Invalid value for 'limit': must be a whole number from 1 to 100.",
+      });
     }
     if (order !== undefined && order !== 'asc' && order !== 'desc') {
       throw new GatewayError('invalid_request', { param: 'order', message: "Invalid value for 'order': must be 'asc' or 'desc'." });

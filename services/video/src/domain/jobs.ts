@@ -204,7 +204,8 @@ export class VideoJobs {
   async list(keyId: string, pageSize: number, afterId: string, ascending: boolean): Promise<{ jobs: TaskRecord[]; hasMore: boolean }> {
     const limit = Math.min(pageSize > 0 ? pageSize : 20, 100);
     const after = afterId ? await this.deps.tasks.findOwned(afterId, keyId) : null;
-    if (afterId && !after) throw new GatewayError('invalid_request', { param: 'after', message: "Invalid value for 'after': no job of yours with that id." });
+    if (afterId && !after)
+      throw new GatewayError('invalid_request', { param: 'after', message: "Invalid value for 'after': no job of yours with that id." });
     const rows = await this.deps.tasks.listOwned(keyId, limit, after, ascending);
     return { jobs: rows.slice(0, limit), hasMore: rows.length > limit };
   }
@@ -230,7 +231,8 @@ export class VideoJobs {
       try {
         await provider.cancel(this.deps.http, deployment, task.provider_task_id);
       } catch (error) {
-        if (error instanceof UpstreamFailure && error.status !== undefined && error.status < 500) throw notCancellable('can no longer be cancelled upstream');
+        if (error instanceof UpstreamFailure && error.status !== undefined && error.status < 500)
+          throw notCancellable('can no longer be cancelled upstream');
         throw error instanceof UpstreamFailure ? error.toGatewayError() : error;
       }
       // Cancelled upstream before it ran: free, its held price back.
