@@ -139,7 +139,7 @@ describe('GET /v1/models', () => {
     try {
       const { key } = await withVideo.createKey({ models: ['*'] });
       const body = (await (await withVideo.call('/v1/models', key)).json()) as {
-        data: { id: string; mode: string; max_output_tokens: number | null }[];
+        data: { id: string; mode: string; max_input_tokens: number | null; max_output_tokens: number | null }[];
       };
       expect(body.data.map((m) => [m.id, m.mode])).toEqual([
         ['alpha-h3', 'video'],
@@ -148,7 +148,15 @@ describe('GET /v1/models', () => {
         ['gamma-flash', 'chat'],
         ['gamma-v4-pro', 'chat'],
       ]);
-      expect(body.data[0]?.max_output_tokens).toBeNull();
+      // Integers for every group: a video group's from its providers when the config sets none.
+      for (const model of body.data) {
+        expect(Number.isInteger(model.max_input_tokens), model.id).toBe(true);
+        expect(Number.isInteger(model.max_output_tokens), model.id).toBe(true);
+      }
+      const beta = body.data.find((m) => m.id === 'beta-dance');
+      // The prompt limit in characters; the largest Seedance frame (1080p 21:9, 2206×946) for 30 s at 24 fps.
+      expect(beta).toMatchObject({ max_input_tokens: 5000, max_output_tokens: Math.ceil((2206 * 946 * (30 * 24 + 1)) / 1024) });
+      expect(body.data.find((m) => m.id === 'alpha-h3')?.max_input_tokens).toBe(7000);
     } finally {
       await stopTestGateway(withVideo);
     }

@@ -1,6 +1,6 @@
 import { servedGroups, type VideoGroupConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
-import { protos, type VideoJob, type VideoServiceHandlers } from '@gateway/protos';
+import { protos, type ModelGroup, type VideoJob, type VideoServiceHandlers } from '@gateway/protos';
 import { unlimitedBudget, videoStatusMessage, type BudgetAuthority } from '@gateway/contracts';
 import { modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
@@ -8,7 +8,7 @@ import { observeBus } from '@gateway/telemetry';
 import { Router } from '@gateway/upstream';
 import { VideoJobs } from './domain/jobs.js';
 import { TaskRepository, type TaskRecord } from './domain/tasks.js';
-import { videoProviders } from './providers/index.js';
+import { type VideoProvider, videoProviders } from './providers/index.js';
 import { ProviderHttp } from './upstream.js';
 
 export interface VideoDeps extends ServiceDeps {
@@ -27,6 +27,29 @@ export interface VideoApp {
 }
 
 /** A job as it crosses to the edge: never the provider's task id or address. */
+/**
+ * A video group as /v1/models lists it, with the integer token limits the specification types:
+ * the configured ones, else the providers' — input: the strictest prompt limit in characters
+ * (a token is at least one character); output: the most video tokens one job can make,
+ * width × height × (seconds × 24 + 1) / 1024 at the group's largest size and longest clip.
+ */
+export function videoModelGroup(group: VideoGroupConfig, providers: ReadonlyMap<string, VideoProvider>): ModelGroup {
+  const message = modelGroupMessage(group);
+  const used = group.deployments.map((d) => providers.get(d.provider)).filter((p): p is VideoProvider => p !== undefined);
+  if (!message.max_input_tokens && used.length > 0) message.max_input_tokens = Math.min(...used.map((p) => p.maxPromptChars));
+  if (!message.max_output_tokens) {
+    let most = 0;
+    for (const provider of used)
+      for (const resolution of group.video.resolutions)
+        for (const ratio of group.video.ratios) {
+          const pixels = provider.pixels(resolution, ratio);
+          if (pixels) most = Math.max(most, Math.ceil((pixels[0] * pixels[1] * (group.video.maxSeconds * 24 + 1)) / 1024));
+        }
+    message.max_output_tokens = most;
+  }
+  return message;
+}
+
 /** A task record as the job callers see; `retentionSeconds` tells when the record goes. */
 export function jobMessage(task: TaskRecord, retentionSeconds: number): VideoJob {
   return {
@@ -81,7 +104,7 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
     shutdownGraceMs: config.server.shutdownGraceMs,
     checks: { store: () => store.ping(), bus: () => bus.ping() },
   });
-  const served = servedGroups(config, 'video', env).map(modelGroupMessage);
+  const served = servedGroups(config, 'video', env).map((group) => videoModelGroup(group as VideoGroupConfig, videoProviders));
   const handlers: VideoServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
     CreateVideo: server.unary('CreateVideo', async (request, call) => {
