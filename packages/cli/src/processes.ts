@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Env } from '@gateway/config';
 import type { Logger } from '@gateway/logging';
@@ -72,17 +73,44 @@ const STABLE_AFTER_MS = 60_000;
 /** The first gRPC process's metrics port when ports are not picked at start; the next ones count up. */
 const METRICS_BASE_PORT = 9464;
 
+/**
+ * Where `--auto-ports` picks from: below the range the OS hands out for port-0 binds (Linux:
+ * 32768–60999), so a port picked here cannot be taken by another program's port-0 bind between
+ * this pick and the child's own bind (picking with a port-0 bind left that window open).
+ */
+const AUTO_PORTS = { from: 20_000, to: 32_000 } as const;
+
+/** A port in AUTO_PORTS that binds right now and was not picked before. */
+async function pickPort(picked: Set<number>): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = AUTO_PORTS.from + Math.floor(Math.random() * (AUTO_PORTS.to - AUTO_PORTS.from));
+    if (picked.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '0.0.0.0', () => probe.close(() => resolve(true)));
+    });
+    if (free) {
+      picked.add(port);
+      return port;
+    }
+  }
+  // A machine this crowded: fall back to whatever the OS gives.
+  return freePort();
+}
+
 async function plan(replicas: Replicas, autoPorts: boolean, env: Env): Promise<Planned[]> {
   const planned: Planned[] = [];
+  const picked = new Set<number>();
   let metricsPort = METRICS_BASE_PORT;
   for (const service of ORDER) {
     for (let i = 0; i < replicas[service]; i += 1) {
       const base = service === 'edge' ? Number(env.PORT ?? DEFAULT_PORTS.edge) : DEFAULT_PORTS[service];
-      const metrics = service === 'edge' ? undefined : autoPorts ? await freePort() : metricsPort++;
+      const metrics = service === 'edge' ? undefined : autoPorts ? await pickPort(picked) : metricsPort++;
       planned.push({
         name: `${service}-${i + 1}`,
         service,
-        port: autoPorts ? await freePort() : base + 10 * i,
+        port: autoPorts ? await pickPort(picked) : base + 10 * i,
         ...(metrics ? { metricsPort: metrics } : {}),
       });
     }
