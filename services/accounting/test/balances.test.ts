@@ -189,3 +189,43 @@ describe('a ledger written by an earlier release', () => {
     expect((await ledger.usageOf('key_0')).reduce((sum, g) => sum + g.requests, 0)).toBe(400);
   });
 });
+
+describe('holds taken before budget periods existed', () => {
+  it('settle into the current period, so an upgraded key keeps its whole budget enforced', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-legacy-hold-'));
+    const store = new SqliteStore(dir);
+    cleanups.push(async () => {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    // A key document as an earlier release wrote it, with a video job's hold in flight.
+    const raw = await store.collection<Doc>('accounting_keys', [{ field: 'hash', unique: true }, { field: 'created_at' }]);
+    await raw.insertOne({
+      _id: 'key_old',
+      hash: 'a'.repeat(64),
+      hint: 'sk-…abcd',
+      name: 'old',
+      models: ['*'],
+      budget_nano_usd: 1000,
+      rpm: 0,
+      created_at: new Date('2026-01-01T00:00:00Z'),
+      revoked_at: null,
+      spent_nano_usd: 100,
+      reserved_nano_usd: 300,
+      available_nano_usd: 600,
+      holds: { video_old: { amount: 300, at: Date.now(), group: 'beta-dance' } },
+    } as Doc);
+    const config = await loadConfig(exampleConfigPath);
+    const keys = await KeyRepository.open(store, config);
+    expect(await keys.backfill()).toBe(1);
+    const teams = await TeamRepository.open(store, config);
+    const reservations = await Reservations.open(store, keys, teams);
+    await reservations.book.settle(await keys.get('key_old'), 'video_old', 250);
+    expect(await keys.get('key_old')).toMatchObject({
+      spent_nano_usd: 350,
+      period_spent_nano_usd: 350,
+      reserved_nano_usd: 0,
+      available_nano_usd: 650,
+    });
+  });
+});

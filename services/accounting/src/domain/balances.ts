@@ -15,8 +15,11 @@ export interface Hold {
   /** Unix ms it was taken: how the sweeper tells a hold left by a crashed caller. */
   at: number;
   group: string;
-  /** The account's period (its start) when the hold was taken: the call's cost belongs to it. */
-  period: number;
+  /**
+   * The account's period (its start) when the hold was taken: the call's cost belongs to it.
+   * Absent on holds taken before budget periods existed: those count in the current period.
+   */
+  period?: number;
   /** On a key's hold: the team the call counts against, and that team's period at the time. */
   team?: string;
   team_period?: number;
@@ -130,7 +133,7 @@ export class Balances<T extends AccountRecord> {
       if (!account || !hold) return undefined;
       const taken = part === undefined || part >= hold.amount ? hold.amount : part;
       const ends = taken === hold.amount;
-      const charged = hold.period === account.period_start_ms ? cost : 0;
+      const charged = hold.period === undefined || hold.period === account.period_start_ms ? cost : 0;
       const inc: Record<string, number> = {
         spent_nano_usd: cost,
         period_spent_nano_usd: charged,
