@@ -68,7 +68,8 @@ function words(value: string[] | string | undefined): string[] {
 /** Every deployment's api_key_env in the shipped configuration. */
 function credentialVariables(): string[] {
   const config = parseConfig(read('gateway.example.yaml'), 'gateway.example.yaml');
-  return [...new Set(config.groups.flatMap((g) => g.deployments.map((d) => d.apiKeyEnv)))].sort();
+  // The demo provider names none.
+  return [...new Set(config.groups.flatMap((g) => g.deployments.map((d) => d.apiKeyEnv)))].filter(Boolean).sort();
 }
 
 /** The .dockerignore patterns, comments and blank lines left out. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from './validate.js';
-import type { DeploymentConfig, GatewayConfig, GroupConfig, GroupMode } from './types.js';
+import { DEMO_PROVIDER, type DeploymentConfig, type GatewayConfig, type GroupConfig, type GroupMode } from './types.js';
 
 export * from './types.js';
 export { ConfigError, parseConfig } from './validate.js';
@@ -17,6 +17,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** A deployment is served while its credential variable is set and non-empty. */
 export function isDeploymentServed(deployment: DeploymentConfig, env: Env = process.env): boolean {
+  if (deployment.provider === DEMO_PROVIDER) return true;
   const value = env[deployment.apiKeyEnv];
   return value !== undefined && value.trim() !== '';
 }

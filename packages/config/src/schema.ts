@@ -13,9 +13,10 @@ const Deployment = Type.Object(
     provider: Type.String({ minLength: 1 }),
     /** The upstream's own model name. */
     model: Type.String({ minLength: 1 }),
-    api_base: Type.String({ pattern: '^https?://' }),
-    /** Environment variable holding the credential; the deployment is served only while it is set. */
-    api_key_env: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }),
+    /** Required, except for the built-in `demo` provider, which calls no one. */
+    api_base: Type.Optional(Type.String({ pattern: '^https?://' })),
+    /** Environment variable holding the credential; the deployment is served only while it is set (not needed by `demo`). */
+    api_key_env: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' })),
     weight: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
     timeout_ms: Type.Optional(PositiveInteger),
   },

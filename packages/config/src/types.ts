@@ -4,10 +4,15 @@
 export type GroupMode = 'chat' | 'video';
 export type ReasoningEffort = 'none' | 'low' | 'high' | 'max';
 
+/** The built-in provider that answers inside the gateway: no upstream, no credential, always served. */
+export const DEMO_PROVIDER = 'demo';
+
 export interface DeploymentConfig {
   provider: string;
   model: string;
+  /** Empty for the demo provider. */
   apiBase: string;
+  /** Empty for the demo provider. */
   apiKeyEnv: string;
   weight: number;
   timeoutMs: number | undefined;

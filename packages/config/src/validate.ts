@@ -2,7 +2,15 @@ import { Compile } from 'typebox/compile';
 import { parseDocument } from 'yaml';
 import { nanosFromUnitPrice, nanosPerTokenFromMtokPrice } from '@gateway/pricing';
 import { ConfigSchema, type RawConfig, type RawGroup } from './schema.js';
-import type { ChatGroupConfig, ConfigIssue, DeploymentConfig, GatewayConfig, GroupConfig, VideoGroupConfig } from './types.js';
+import {
+  type ChatGroupConfig,
+  type ConfigIssue,
+  DEMO_PROVIDER,
+  type DeploymentConfig,
+  type GatewayConfig,
+  type GroupConfig,
+  type VideoGroupConfig,
+} from './types.js';
 
 /** The configuration could not be used; `issues` lists every problem found, each with its path. */
 export class ConfigError extends Error {
@@ -91,6 +99,16 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
       if (first) issues.push({ path: where, message: `"${name}" is already used at ${first}` });
       else names.set(name, where);
     }
+    group.deployments.forEach((d, i) => {
+      if (d.provider === DEMO_PROVIDER) return;
+      if (d.api_base === undefined)
+        issues.push({ path: `${path}.deployments[${i}].api_base`, message: 'is required (all but the demo provider call an upstream)' });
+      if (d.api_key_env === undefined)
+        issues.push({
+          path: `${path}.deployments[${i}].api_key_env`,
+          message: 'is required (all but the demo provider need a credential)',
+        });
+    });
     const normalized = group.mode === 'chat' ? chatGroup(group, path, issues) : videoGroup(group, path, issues);
     if (normalized) groups.push(normalized);
   });
@@ -147,8 +165,8 @@ function deployments(group: RawGroup): DeploymentConfig[] {
   return group.deployments.map((d) => ({
     provider: d.provider,
     model: d.model,
-    apiBase: d.api_base.replace(/\/+$/, ''),
-    apiKeyEnv: d.api_key_env,
+    apiBase: (d.api_base ?? '').replace(/\/+$/, ''),
+    apiKeyEnv: d.api_key_env ?? '',
     weight: d.weight ?? 1,
     timeoutMs: d.timeout_ms,
   }));

@@ -13,7 +13,7 @@ import { observeBus } from '@gateway/telemetry';
 import { Router } from '@gateway/upstream';
 import { ChatCompletions, type CompletionInput } from './domain/completions.js';
 import { busMeter } from './domain/metering.js';
-import { chatProviders } from './providers/index.js';
+import { chatProviders, type LocalUpstream } from './providers/index.js';
 import { UpstreamClient } from './upstream/client.js';
 
 export interface ChatDeps extends ServiceDeps {
@@ -45,7 +45,12 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   }
   const groupsById = new Map(chatGroups.map((g) => [g.id, g]));
   const router = new Router(config.router, groupsById, env);
-  const upstream = new UpstreamClient(env);
+  const http = new UpstreamClient(env);
+  // A provider that answers locally (demo) takes its calls; every other goes over HTTP.
+  const upstream: LocalUpstream = {
+    complete: (call) => (chatProviders.get(call.deployment.provider)?.local ?? http).complete(call),
+    stream: (call) => (chatProviders.get(call.deployment.provider)?.local ?? http).stream(call),
+  };
   const budget = deps.budget ?? perCallBudget(unlimitedBudget);
   const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger, budget);
 
@@ -96,7 +101,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     stop: async () => {
       unobserveBus();
       await budget.close();
-      await upstream.close();
+      await http.close();
     },
   };
 }

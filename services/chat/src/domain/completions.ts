@@ -4,8 +4,7 @@ import { fieldsOf, type Logger, type RequestScope } from '@gateway/logging';
 import { newCompletionId, type BudgetClaim, type CallBudget } from '@gateway/contracts';
 import { recordClientSpan, tracingEnabled, upstreamSeries } from '@gateway/telemetry';
 import { UpstreamFailure, type Attempt as RoutedAttempt, type Router } from '@gateway/upstream';
-import { buildUpstreamBody, type ChatProvider } from '../providers/index.js';
-import type { UpstreamClient } from '../upstream/client.js';
+import { buildUpstreamBody, type ChatProvider, type LocalUpstream } from '../providers/index.js';
 import { normalizeUsage, readUsage, type ChatUsage, type Meter } from './metering.js';
 import { isObject, validateChatRequest, type ChatRequest, type JsonObject } from './request.js';
 
@@ -46,7 +45,8 @@ export class ChatCompletions {
     private readonly groups: ReadonlyMap<string, ChatGroupConfig>,
     private readonly providers: ReadonlyMap<string, ChatProvider>,
     private readonly router: Router<ChatGroupConfig>,
-    private readonly upstream: UpstreamClient,
+    /** HTTP to the vendors, or a provider's local answers: the two calls are the same. */
+    private readonly upstream: LocalUpstream,
     private readonly meter: Meter,
     private readonly routing: RouterConfig,
     private readonly logger: Logger,

@@ -1,5 +1,12 @@
 import type { ChatGroupConfig, DeploymentConfig } from '@gateway/config';
 import type { ChatRequest, JsonObject, Role } from '../domain/request.js';
+import type { UpstreamCall, UpstreamStream } from '../upstream/client.js';
+
+/** An upstream that answers inside the gateway (the demo provider): the same two calls as HTTP. */
+export interface LocalUpstream {
+  complete(call: UpstreamCall): Promise<JsonObject>;
+  stream(call: UpstreamCall): Promise<UpstreamStream>;
+}
 
 export interface ProviderContext {
   group: ChatGroupConfig;
@@ -29,4 +36,6 @@ export interface ChatProvider {
   /** Adjusts a complete response or one stream chunk from the upstream, in place. */
   response?(body: JsonObject): void;
   chunk?(chunk: JsonObject): void;
+  /** Set: calls are answered here instead of over HTTP (no api_base, no credential). */
+  local?: LocalUpstream;
 }

@@ -1,0 +1,162 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { JsonObject } from '../../domain/request.js';
+import type { UpstreamCall, UpstreamStream } from '../../upstream/client.js';
+import { openaiParams } from '../openai/params.js';
+import type { ChatProvider, LocalUpstream } from '../types.js';
+
+// The demo provider: answers inside the gateway, deterministically from the request, with real
+// usage, so a newcomer without a vendor account sees a chat completion and a stream go through
+// routing, budgets, metering and logs exactly as a vendor's would. It needs no credential and
+// calls no one; a configuration that does not name it does not have it.
+
+/** Pause between streamed chunks: about what a fast hosted model shows. */
+const CHUNK_GAP_MS = 15;
+/** Words per streamed chunk. */
+const WORDS_PER_CHUNK = 3;
+/** What an image costs in prompt tokens (a low-detail image, as vendors count one). */
+const IMAGE_TOKENS = 85;
+
+/** Roughly a token per four characters, never less than one per word. */
+function tokens(text: string): number {
+  const words = text.split(/\s+/).filter(Boolean).length;
+  return Math.max(words, Math.ceil(text.length / 4));
+}
+
+interface Reading {
+  /** The last user message's text. */
+  question: string;
+  promptTokens: number;
+  images: number;
+}
+
+function read(body: JsonObject): Reading {
+  let promptTokens = 0;
+  let images = 0;
+  let question = '';
+  for (const message of Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []) {
+    const content = message.content;
+    let text = '';
+    if (typeof content === 'string') text = content;
+    else if (Array.isArray(content)) {
+      for (const part of content as JsonObject[]) {
+        if (part.type === 'text' && typeof part.text === 'string') text += `${part.text} `;
+        if (part.type === 'image_url') images += 1;
+      }
+    }
+    promptTokens += 4 + tokens(text.trim());
+    if (message.role === 'user') question = text.trim();
+  }
+  return { question, promptTokens: promptTokens + images * IMAGE_TOKENS, images };
+}
+
+/** The reply: the same for the same request, short, and saying what it is. */
+function reply(reading: Reading, maxTokens: number | undefined): string {
+  const quoted = reading.question.length > 120 ? `${reading.question.slice(0, 117)}...` : reading.question;
+  const seen = reading.images > 0 ? ` and ${reading.images} image${reading.images > 1 ? 's' : ''}` : '';
+  const text = `This is the gateway's demo model answering "${quoted}"${seen}. No provider was called; routing, budgets and metering ran as for a real one.`;
+  if (maxTokens === undefined) return text;
+  // Cut at the caller's limit, as a model would stop.
+  return text.split(' ').slice(0, Math.max(1, maxTokens)).join(' ');
+}
+
+function thinking(body: JsonObject): string | undefined {
+  const effort = body.reasoning_effort;
+  if (effort === undefined || effort === 'none') return undefined;
+  return 'The user wants to see the gateway work; a short, honest answer shows it.';
+}
+
+function usage(reading: Reading, answer: string, reasoning: string | undefined): JsonObject {
+  const reasoningTokens = reasoning ? tokens(reasoning) : 0;
+  const completion = tokens(answer) + reasoningTokens;
+  return {
+    prompt_tokens: reading.promptTokens,
+    completion_tokens: completion,
+    total_tokens: reading.promptTokens + completion,
+    completion_tokens_details: { reasoning_tokens: reasoningTokens },
+  };
+}
+
+function maxTokensOf(body: JsonObject): number | undefined {
+  const limit = body.max_completion_tokens ?? body.max_tokens;
+  return typeof limit === 'number' ? limit : undefined;
+}
+
+const created = () => Math.floor(Date.now() / 1000);
+
+export const demoAnswers: LocalUpstream = {
+  async complete(call: UpstreamCall): Promise<JsonObject> {
+    const reading = read(call.body);
+    const answer = reply(reading, maxTokensOf(call.body));
+    const reasoning = thinking(call.body);
+    return {
+      id: 'demo',
+      object: 'chat.completion',
+      created: created(),
+      model: String(call.body.model ?? 'demo'),
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: answer, ...(reasoning ? { reasoning_content: reasoning } : {}) },
+          finish_reason: 'stop',
+        },
+      ],
+      usage: usage(reading, answer, reasoning),
+    };
+  },
+
+  async stream(call: UpstreamCall): Promise<UpstreamStream> {
+    const reading = read(call.body);
+    const answer = reply(reading, maxTokensOf(call.body));
+    const reasoning = thinking(call.body);
+    const model = String(call.body.model ?? 'demo');
+    const withUsage = (call.body.stream_options as JsonObject | undefined)?.include_usage === true;
+    const words = answer.split(' ');
+    let closed = false;
+    const chunk = (delta: JsonObject, finish: string | null, extra: JsonObject = {}) =>
+      JSON.stringify({
+        id: 'demo',
+        object: 'chat.completion.chunk',
+        created: created(),
+        model,
+        choices: [{ index: 0, delta, finish_reason: finish }],
+        ...extra,
+      });
+    async function* batches(): AsyncGenerator<string[]> {
+      yield [chunk({ role: 'assistant', content: '' }, null)];
+      if (reasoning) yield [chunk({ reasoning_content: reasoning }, null)];
+      for (let i = 0; i < words.length && !closed; i += WORDS_PER_CHUNK) {
+        await sleep(CHUNK_GAP_MS, undefined, { signal: call.signal }).catch(() => undefined);
+        if (closed || call.signal.aborted) return;
+        const piece = words.slice(i, i + WORDS_PER_CHUNK).join(' ');
+        yield [chunk({ content: i === 0 ? piece : ` ${piece}` }, null)];
+      }
+      yield [chunk({}, 'stop')];
+      if (withUsage)
+        yield [
+          JSON.stringify({
+            id: 'demo',
+            object: 'chat.completion.chunk',
+            created: created(),
+            model,
+            choices: [],
+            usage: usage(reading, answer, reasoning),
+          }),
+        ];
+    }
+    return {
+      batches: batches(),
+      close: () => {
+        closed = true;
+      },
+    };
+  },
+};
+
+/** Speaks the OpenAI protocol to itself: every parameter an OpenAI endpoint takes, plus reasoning_effort. */
+export const demoProvider: ChatProvider = {
+  name: 'demo',
+  params: { ...openaiParams, reasoning_effort: true },
+  roles: { system: 'system', user: 'user', assistant: 'assistant', tool: 'tool', developer: 'developer' },
+  message: ({ reasoning_content: _dropped, ...message }) => message,
+  local: demoAnswers,
+};
