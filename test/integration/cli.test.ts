@@ -88,7 +88,7 @@ describe('gateway start', () => {
         ['warn', 'alpha-h3-max', ['MINIMAX_API_KEY']],
         ['warn', 'beta-dance', ['ARK_API_KEY']],
       ]);
-      expect(ready).toMatchObject({ groups: 3, configuredGroups: 6 });
+      expect(ready).toMatchObject({ groups: 4, configuredGroups: 7 });
       const url = ready.listening as string;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${url}/health/readiness`)).status).toBe(200);
@@ -182,13 +182,14 @@ describe('gateway start', () => {
   it('checks a configuration and says what this environment serves of it', async () => {
     const example = fileURLToPath(new URL('../../gateway.example.yaml', import.meta.url));
     const bare = await run(process.execPath, [bin, 'config', 'check', example], { env: { PATH: process.env.PATH ?? '' } });
-    expect(bare.stdout).toContain('valid, 6 groups, 1 served here');
+    expect(bare.stdout).toContain('valid, 7 groups, 2 served here');
     expect(bare.stdout).toMatch(/served {6}demo-chat \(chat\)/);
+    expect(bare.stdout).toMatch(/served {6}demo-video \(video\)/);
     expect(bare.stdout).toMatch(/not served {2}gamma-flash \(chat\): set DEEPSEEK_API_KEY/);
     const withKey = await run(process.execPath, [bin, 'config', 'check', example], {
       env: { PATH: process.env.PATH ?? '', DEEPSEEK_API_KEY: 'x' },
     });
-    expect(withKey.stdout).toContain('valid, 6 groups, 3 served here');
+    expect(withKey.stdout).toContain('valid, 7 groups, 4 served here');
     expect(withKey.stdout).toMatch(/served {6}gamma-flash \(chat\)/);
     const bad = join(dir, 'check-bad.yaml');
     await (await import('node:fs/promises')).writeFile(bad, 'groups:\n  - id: x\n    mode: chat\n    price: {}\n    deployments: []\n');

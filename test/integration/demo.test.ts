@@ -20,8 +20,8 @@ afterAll(async () => stopTestGateway(gateway));
 const spent = async () => ((await (await gateway.admin('GET', `/admin/v1/keys/${keyId}`)).json()) as { spent_usd: number }).spent_usd;
 
 describe('the demo provider', () => {
-  it('is the one group served with no credential at all', async () => {
-    expect((await client.models.list()).data.map((m) => m.id)).toEqual(['demo-chat']);
+  it('is, with demo-video, served with no credential at all', async () => {
+    expect((await client.models.list()).data.map((m) => m.id)).toEqual(['demo-chat', 'demo-video']);
   });
 
   it('answers a chat completion deterministically, with real usage, billed like any call', async () => {

@@ -94,8 +94,8 @@ describe('GET /v1/models', () => {
       expect(body.object).toBe('list');
       return body.data.map((m) => m.id);
     };
-    // DEEPSEEK_API_KEY is set; MINIMAX_API_KEY and ARK_API_KEY are not; demo-chat needs nothing.
-    expect(await ids(['*'])).toEqual(['demo-chat', 'gamma-flash', 'gamma-v4-pro']);
+    // DEEPSEEK_API_KEY is set; MINIMAX_API_KEY and ARK_API_KEY are not; the demo groups need nothing.
+    expect(await ids(['*'])).toEqual(['demo-chat', 'demo-video', 'gamma-flash', 'gamma-v4-pro']);
     expect(await ids(['flash', 'beta-dance'])).toEqual(['gamma-flash']);
     expect(await ids(['alpha-h3', 'beta-dance'])).toEqual([]);
   });
@@ -146,6 +146,7 @@ describe('GET /v1/models', () => {
         ['alpha-h3-max', 'video'],
         ['beta-dance', 'video'],
         ['demo-chat', 'chat'],
+        ['demo-video', 'video'],
         ['gamma-flash', 'chat'],
         ['gamma-v4-pro', 'chat'],
       ]);

@@ -21,9 +21,17 @@ const chat = (extra = '') => `
     deployments: [{ provider: openai, model: m, api_base: "http://127.0.0.1:1", api_key_env: C1_KEY }]${extra}`;
 
 describe('the shipped example configuration', () => {
-  it("has the specification's five groups with exact prices, and demo-chat", async () => {
+  it("has the specification's five groups with exact prices, and the demo groups", async () => {
     const config = await loadConfig(exampleConfigPath);
-    expect(config.groups.map((g) => g.id)).toEqual(['demo-chat', 'gamma-flash', 'gamma-v4-pro', 'alpha-h3', 'alpha-h3-max', 'beta-dance']);
+    expect(config.groups.map((g) => g.id)).toEqual([
+      'demo-chat',
+      'demo-video',
+      'gamma-flash',
+      'gamma-v4-pro',
+      'alpha-h3',
+      'alpha-h3-max',
+      'beta-dance',
+    ]);
     const flash = new GroupIndex(config.groups).resolve('flash');
     expect(flash?.id).toBe('gamma-flash');
     expect(flash?.mode === 'chat' && flash.price).toEqual({ kind: 'per_token', inputNanosPerToken: 140, outputNanosPerToken: 280 });
@@ -51,15 +59,19 @@ describe('the shipped example configuration', () => {
 
   it('serves a group only while one of its credential variables is set and non-empty', async () => {
     const config = await loadConfig(exampleConfigPath);
-    // The demo group needs no credential: it is always served.
-    expect(servedGroups(config, undefined, {}).map((g) => g.id)).toEqual(['demo-chat']);
-    expect(servedGroups(config, undefined, { DEEPSEEK_API_KEY: '  ' }).map((g) => g.id)).toEqual(['demo-chat']);
+    // The demo groups need no credential: they are always served.
+    expect(servedGroups(config, undefined, {}).map((g) => g.id)).toEqual(['demo-chat', 'demo-video']);
+    expect(servedGroups(config, undefined, { DEEPSEEK_API_KEY: '  ' }).map((g) => g.id)).toEqual(['demo-chat', 'demo-video']);
     expect(servedGroups(config, undefined, { DEEPSEEK_API_KEY: 'x' }).map((g) => g.id)).toEqual([
       'demo-chat',
+      'demo-video',
       'gamma-flash',
       'gamma-v4-pro',
     ]);
-    expect(servedGroups(config, 'video', { DEEPSEEK_API_KEY: 'x', ARK_API_KEY: 'y' }).map((g) => g.id)).toEqual(['beta-dance']);
+    expect(servedGroups(config, 'video', { DEEPSEEK_API_KEY: 'x', ARK_API_KEY: 'y' }).map((g) => g.id)).toEqual([
+      'demo-video',
+      'beta-dance',
+    ]);
   });
 });
 

@@ -6,6 +6,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Writable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import { callerMay } from '../auth.js';
+import { clipResponse, inlineClip } from '../inline-clip.js';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
 import { callContext } from '../telemetry.js';
@@ -211,6 +212,14 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     // one, once, before anything is sent.
     const relay = async (refresh: boolean): Promise<'stale' | 'sent'> => {
       const url = await downstream.video.resolveContent(keyId, request.params.id, refresh, callContext(request));
+      const inline = inlineClip(url);
+      if (inline) {
+        const { status, headers, body } = clipResponse(inline, range);
+        reply.hijack();
+        res.writeHead(status, { ...headers, 'x-request-id': request.id });
+        res.end(body);
+        return 'sent';
+      }
       let outcome: 'stale' | 'sent' = 'sent';
       try {
         await clips.stream(options(url), ({ statusCode, headers }) => {

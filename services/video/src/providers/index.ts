@@ -1,4 +1,5 @@
 import { arkProvider } from './ark/index.js';
+import { demoProvider } from './demo/index.js';
 import { minimaxProvider } from './minimax/index.js';
 import type { VideoProvider } from './types.js';
 
@@ -6,5 +7,5 @@ export type { VideoProvider, ProviderTask, RenderRequest, JobStatus } from './ty
 
 /** Every video provider protocol, by the name deployments use. Adding one: a folder and a line here. */
 export const videoProviders: ReadonlyMap<string, VideoProvider> = new Map(
-  [arkProvider, minimaxProvider].map((provider) => [provider.name, provider]),
+  [arkProvider, demoProvider, minimaxProvider].map((provider) => [provider.name, provider]),
 );
