@@ -80,6 +80,8 @@ const baseEnv = {
   BENCH_UPSTREAM_KEY: 'bench-credential',
   LOG_LEVEL: 'info',
   HOST: '127.0.0.1',
+  // Several gateways run at once; none needs the default metrics port.
+  METRICS_PORT: '0',
 };
 
 /** Starts the gateway one way or the other; resolves to {url, pids: {name: pid}}. */

@@ -453,6 +453,8 @@ groups:
     BENCH_UPSTREAM_KEY: 'bench-credential',
     LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'info',
     HOST: '127.0.0.1',
+    // Several gateways run at once; none needs the default metrics port.
+    METRICS_PORT: '0',
   };
 
   /** `gateway start` of one release, one process; resolves to {url, pid, child, startMs}. */

@@ -52,6 +52,7 @@ const gateway = await start([join(root, 'packages/cli/bin/gateway.js'), 'start']
     GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
     GATEWAY_DATA_DIR: join(tmp, 'data'),
     PORT: '0',
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     ADMIN_TOKEN,
     ARK_KEY: 'bench-credential',

@@ -56,7 +56,14 @@ export async function startTestGateway(options: StartOptions = {}): Promise<Test
     ...options.env,
   };
   const config = options.config ?? (await loadConfig(exampleConfigPath));
-  const gateway = await startGateway({ config, logger, env, ...(options.clock ? { clock: options.clock } : {}) });
+  // Metrics on a free port of their own, as METRICS_PORT would put them (many gateways run at once here).
+  const gateway = await startGateway({
+    config,
+    logger,
+    env,
+    metrics: { host: '127.0.0.1', port: 0 },
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   const call = (path: string, secret?: string, init: RequestInit = {}) =>
     fetch(`${gateway.url}${path}`, {
       ...init,

@@ -77,7 +77,8 @@ afterAll(async () => {
 
 describe('gateway start', () => {
   it('runs on its embedded defaults, manages keys through the admin API and stops cleanly on SIGTERM', async () => {
-    const env = { PORT: '0', GATEWAY_DATA_DIR: join(dir, 'data'), ADMIN_TOKEN, DEEPSEEK_API_KEY: 'x' };
+    const metricsPort = await freePort();
+    const env = { PORT: '0', METRICS_PORT: String(metricsPort), GATEWAY_DATA_DIR: join(dir, 'data'), ADMIN_TOKEN, DEEPSEEK_API_KEY: 'x' };
     const { child, lines, ready } = await spawnCli(['start'], env, dir, /^gateway ready$/);
     try {
       expect(lines.join('\n')).toContain('using the shipped example configuration');
@@ -92,6 +93,10 @@ describe('gateway start', () => {
       const url = ready.listening as string;
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${url}/health/readiness`)).status).toBe(200);
+      // Metrics on their own port, every service's; not on the public one.
+      expect(ready.metrics).toBe(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(await (await fetch(ready.metrics as string)).text()).toContain('gateway_grpc_server_handled_total');
+      expect((await fetch(`${url}/metrics`)).status).toBe(404);
 
       const cliEnv = { ...process.env, GATEWAY_URL: url, ADMIN_TOKEN };
       const created = JSON.parse(

@@ -198,6 +198,7 @@ router: { retries: 0 }
     ADMIN_TOKEN: ADMIN,
     CRASH_UPSTREAM_KEY: CREDENTIAL,
     PORT: String(await freePort()),
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     // The start is detected by its 'gateway ready' line (info).
     LOG_LEVEL: 'info',

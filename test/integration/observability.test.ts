@@ -121,9 +121,14 @@ function parseMetrics(text: string): Sample[] {
 }
 
 async function scrape(): Promise<Sample[]> {
-  const response = await fetch(`${gateway.url}/metrics`);
+  const response = await fetch(metricsUrl());
   expect(response.status).toBe(200);
   return parseMetrics(await response.text());
+}
+
+function metricsUrl(): string {
+  if (!gateway.metricsUrl) throw new Error('the test gateway serves no metrics');
+  return gateway.metricsUrl;
 }
 
 /** The sum of a metric's samples whose labels include `labels`; undefined when there is none. */
@@ -231,7 +236,7 @@ describe('GET /metrics', () => {
     expect((await gateway.call('/v1/nope/abc123', key)).status).toBe(404);
     expect((await gateway.call('/v1/videos/video_0123456789abcdef', key)).status).toBe(404);
 
-    const response = await fetch(`${gateway.url}/metrics`);
+    const response = await fetch(metricsUrl());
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4; charset=utf-8/);
     const text = await response.text();
@@ -295,6 +300,11 @@ describe('GET /metrics', () => {
     expect(overheadSeconds).toBeGreaterThan(0);
     expect(overheadSeconds).toBeLessThan(totalSeconds);
 
+    // Tokens by group and kind, as metered: the simulator's own totals.
+    expect(value(samples, 'gateway_tokens_total', { group: 'obs-chat', kind: 'prompt' })).toBe(chatSim.totals.prompt_tokens);
+    expect(value(samples, 'gateway_tokens_total', { group: 'obs-chat', kind: 'completion' })).toBe(chatSim.totals.completion_tokens);
+    expect(value(samples, 'gateway_tokens_total', { group: 'obs-chat', kind: 'reasoning' })).toBeGreaterThanOrEqual(0);
+
     // Video jobs by the statuses they entered.
     const jobs = (status: string) => value(samples, 'gateway_video_jobs_total', { group: 'obs-video', status });
     expect(jobs('queued')).toBe(videoJobs.length);
@@ -311,8 +321,19 @@ describe('GET /metrics', () => {
     expect(text.match(/^# TYPE process_cpu_user_seconds_total /gm)).toHaveLength(1);
   });
 
-  it('needs no key', async () => {
-    const response = await fetch(`${gateway.url}/metrics`, { headers: { authorization: 'Bearer sk-not-a-real-key-000000000000' } });
+  it('needs no key, on its own port; the public port does not serve it unless asked', async () => {
+    const response = await fetch(metricsUrl(), { headers: { authorization: 'Bearer sk-not-a-real-key-000000000000' } });
     expect(response.status).toBe(200);
+    await response.text();
+    expect(new URL(metricsUrl()).port).not.toBe(new URL(gateway.url).port);
+    expect((await fetch(`${gateway.url}/metrics`)).status).toBe(404);
+    const open = await startTestGateway({ env: { METRICS_ON_PUBLIC_PORT: 'true' } });
+    try {
+      const publicScrape = await fetch(`${open.url}/metrics`);
+      expect(publicScrape.status).toBe(200);
+      expect(await publicScrape.text()).toContain('gateway_http_requests_total');
+    } finally {
+      await stopTestGateway(open);
+    }
   });
 });

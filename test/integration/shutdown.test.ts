@@ -50,6 +50,7 @@ server: { shutdown_grace_seconds: 20 }
     ADMIN_TOKEN: ADMIN,
     K: 'c',
     PORT: '0',
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
   };

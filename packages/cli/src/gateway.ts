@@ -15,11 +15,15 @@ export interface GatewayOptions {
   env: Env;
   /** Unix ms now, as accounting judges budget periods, expiry and grace (tests move it); Date.now by default. */
   clock?: () => number;
+  /** Where /metrics is served (every service's, one registry); by default METRICS_PORT (9464) on HOST. */
+  metrics?: { host: string; port: number } | false;
 }
 
 export interface RunningGateway {
   /** The edge's base URL, e.g. http://127.0.0.1:4000 */
   url: string;
+  /** GET /metrics for the whole process, e.g. http://127.0.0.1:9464/metrics; undefined when off. */
+  metricsUrl: string | undefined;
   edge: RunningService;
   accounting: RunningService;
   chat: RunningService;
@@ -34,7 +38,7 @@ export interface RunningGateway {
  * the edge in front, one store (embedded unless MONGODB_URI) and one bus (NATS when NATS_URL
  * is set, else in-process).
  */
-export async function startGateway({ config, logger, env, clock }: GatewayOptions): Promise<RunningGateway> {
+export async function startGateway({ config, logger, env, clock, metrics }: GatewayOptions): Promise<RunningGateway> {
   const store = await openStore(env, logger);
   const { bus, close: closeBus } = await openBus('gateway', env, logger);
   const started: RunningService[] = [];
@@ -85,10 +89,21 @@ export async function startGateway({ config, logger, env, clock }: GatewayOption
       host,
       port: Number(env.PORT ?? DEFAULT_PORTS.edge),
       services: { accounting: accounting.address, chat: chat.address, video: video.address },
+      ...(metrics === undefined ? {} : { metrics }),
     });
     started.push(edge);
     const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-    return { url: `http://${urlHost}:${edge.port}`, edge, accounting, chat, video, store, bus, close: closeAll };
+    return {
+      url: `http://${urlHost}:${edge.port}`,
+      metricsUrl: edge.metricsPort === undefined ? undefined : `http://${urlHost}:${edge.metricsPort}/metrics`,
+      edge,
+      accounting,
+      chat,
+      video,
+      store,
+      bus,
+      close: closeAll,
+    };
   } catch (error) {
     await closeAll().catch(() => undefined);
     throw error;

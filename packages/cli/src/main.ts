@@ -85,7 +85,13 @@ async function start(args: string[]): Promise<void> {
   const served = warnUnservedGroups(config, env, logger);
   const gateway = await startGateway({ config, logger, env });
   logger.info(
-    { listening: gateway.url, store: gateway.store.kind, groups: served, configuredGroups: config.groups.length },
+    {
+      listening: gateway.url,
+      metrics: gateway.metricsUrl,
+      store: gateway.store.kind,
+      groups: served,
+      configuredGroups: config.groups.length,
+    },
     'gateway ready',
   );
   closeOnSignal(logger, () => gateway.close());

@@ -106,7 +106,8 @@ async function plan(replicas: Replicas, autoPorts: boolean, env: Env): Promise<P
   for (const service of ORDER) {
     for (let i = 0; i < replicas[service]; i += 1) {
       const base = service === 'edge' ? Number(env.PORT ?? DEFAULT_PORTS.edge) : DEFAULT_PORTS[service];
-      const metrics = service === 'edge' ? undefined : autoPorts ? await pickPort(picked) : metricsPort++;
+      // Every process, the edges too, serves /metrics on a port of its own.
+      const metrics = autoPorts ? await pickPort(picked) : metricsPort++;
       planned.push({
         name: `${service}-${i + 1}`,
         service,
@@ -193,7 +194,7 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
       ...addresses,
       GATEWAY_DATA_DIR: join(root, p.name),
       ...(p.service === 'edge'
-        ? { PORT: String(p.port), HOST: env.HOST ?? '127.0.0.1' }
+        ? { PORT: String(p.port), HOST: env.HOST ?? '127.0.0.1', METRICS_PORT: String(p.metricsPort ?? 0) }
         : { GRPC_HOST: '127.0.0.1', GRPC_PORT: String(p.port), METRICS_PORT: String(p.metricsPort ?? 0) }),
     };
     const child = spawn(process.execPath, [BIN, 'start', '--service', p.service], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -232,10 +233,7 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
   return {
     edges: planned.filter((p) => p.service === 'edge').map((p) => `http://${host}:${p.port}`),
     metrics: Object.fromEntries(
-      planned.map((p) => [
-        p.name,
-        p.service === 'edge' ? `http://${host}:${p.port}/metrics` : `http://127.0.0.1:${p.metricsPort ?? 0}/metrics`,
-      ]),
+      planned.map((p) => [p.name, `http://${p.service === 'edge' ? host : '127.0.0.1'}:${p.metricsPort ?? 0}/metrics`]),
     ),
     children,
     exited,

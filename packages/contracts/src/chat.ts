@@ -1,6 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
 import { callMetadata, createClient, DEFAULT_DEADLINE_MS, unary, upstreamMsOf, type CallContext } from '@gateway/grpc';
-import { protos, type ChatServiceClient, type ModelGroup__Output } from '@gateway/protos';
+import { protos, type ChatServiceClient, type MeteredUsage__Output, type ModelGroup__Output } from '@gateway/protos';
 
 export interface CompletionCall {
   /** The response's id and the spend event's idempotency id, so a repeated call bills once. */
@@ -19,6 +19,8 @@ export interface Completion {
   body: Buffer;
   /** From the response's x-upstream-ms metadata; undefined when the service did not say. */
   upstreamMs: number | undefined;
+  /** Tokens and price as metered; null when the upstream gave no usage. */
+  usage: MeteredUsage__Output | null;
 }
 
 /**
@@ -26,7 +28,13 @@ export interface Completion {
  * leading metadata ('metadata' event, before the first message) names the upstream time to the
  * first chunk (read it with upstreamMsOf).
  */
-export type CompletionStream = grpc.ClientReadableStream<{ chunks: Buffer[] }>;
+export type CompletionStream = grpc.ClientReadableStream<StreamMessage>;
+
+/** One message of a stream: chunks, or (the last, once metered) none and the usage. */
+export interface StreamMessage {
+  chunks: Buffer[];
+  usage: MeteredUsage__Output | null;
+}
 
 /** The chat service as the edge sees it. */
 export class ChatClient {
@@ -65,7 +73,7 @@ export class ChatClient {
         },
       },
     );
-    return { body: response.body, upstreamMs };
+    return { body: response.body, upstreamMs, usage: response.usage };
   }
 
   streamChatCompletion(call: CompletionCall, context: CallContext = {}): CompletionStream {

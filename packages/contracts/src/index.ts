@@ -3,7 +3,7 @@
 // subjects) without loading the service itself. Services import this, never each other.
 
 export { AccountingClient, accountingBudget, type AuthenticatedKeyAnswer, type NewKeyInput } from './accounting.js';
-export { ChatClient, type Completion, type CompletionCall, type CompletionStream } from './chat.js';
+export { ChatClient, type Completion, type CompletionCall, type CompletionStream, type StreamMessage } from './chat.js';
 export { VideoClient, videoJobStatus, videoStatusMessage, type CreateVideoCall, type VideoJobStatus } from './video.js';
 export { perCallBudget, unlimitedBudget, type BudgetAuthority, type BudgetClaim, type CallBudget, type ReserveInput } from './budget.js';
 export { BudgetLeases, LEASE_PREFIX, type BudgetLeaseOptions } from './leases.js';

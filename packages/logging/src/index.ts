@@ -1,5 +1,8 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { prettyDestination } from './pretty.js';
 import { scopeFields } from './scope.js';
+
+export { prettyLine } from './pretty.js';
 
 export type { Logger } from 'pino';
 export {
@@ -55,6 +58,21 @@ export interface CreateLoggerOptions {
   level?: string;
   /** Where lines go; defaults to standard output. */
   destination?: pino.DestinationStream;
+  /**
+   * `json` (one object per line) or `pretty` (for a person: coloured when a terminal). Defaults
+   * to $LOG_FORMAT, else pretty when standard output is a terminal and no destination is given.
+   */
+  format?: LogFormat;
+}
+
+export type LogFormat = 'json' | 'pretty';
+
+/** The format $LOG_FORMAT names; anything but json/pretty is refused, so a typo is not silently JSON. */
+export function logFormatOf(env: Readonly<Record<string, string | undefined>> = process.env): LogFormat | undefined {
+  const raw = env.LOG_FORMAT?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'json' || raw === 'pretty') return raw;
+  throw new Error(`LOG_FORMAT must be json or pretty, not "${env.LOG_FORMAT}"`);
 }
 
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
@@ -68,6 +86,8 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     // without threading ids through each call; a field the line sets itself wins.
     mixin: scopeFields,
   };
+  const format = options.format ?? logFormatOf() ?? (options.destination === undefined && process.stdout.isTTY ? 'pretty' : 'json');
+  if (format === 'pretty') return pino(config, prettyDestination(options.destination ?? process.stdout) as pino.DestinationStream);
   return options.destination ? pino(config, options.destination) : pino(config);
 }
 

@@ -50,6 +50,7 @@ export type { AccountingServiceClient, AccountingServiceHandlers } from './gener
 export type { ChatServiceClient, ChatServiceHandlers } from './generated/gateway/chat/v1/ChatService.js';
 export type { CreateChatCompletionRequest__Output } from './generated/gateway/chat/v1/CreateChatCompletionRequest.js';
 export type { StreamChatCompletionRequest__Output } from './generated/gateway/chat/v1/StreamChatCompletionRequest.js';
+export type { MeteredUsage, MeteredUsage__Output } from './generated/gateway/chat/v1/MeteredUsage.js';
 export type { VideoServiceClient, VideoServiceHandlers } from './generated/gateway/video/v1/VideoService.js';
 export type { HealthClient, HealthHandlers } from './generated/grpc/health/v1/Health.js';
 export type { HealthCheckResponse__Output } from './generated/grpc/health/v1/HealthCheckResponse.js';

@@ -35,6 +35,8 @@ export interface RunningService {
   /** host:port it listens on. */
   readonly address: string;
   readonly port: number;
+  /** Where its own metrics server listens (the edge's), when it runs one. */
+  readonly metricsPort?: number;
   /** Stops taking work, lets in-flight work finish within a bound, releases what it opened. */
   close(): Promise<void>;
 }

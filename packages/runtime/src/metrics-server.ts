@@ -5,9 +5,10 @@ import type { Logger } from '@gateway/logging';
 import { renderMetrics, startTracing } from '@gateway/telemetry';
 import type { RunningService, ServiceName } from './index.js';
 
-// A gRPC service run as its own process has no HTTP port, so it serves its Prometheus metrics
-// on a small plain HTTP server of its own (METRICS_PORT). The edge serves /metrics on its
-// public port instead, and in the all-in-one start that answer covers every service.
+// Every process serves its Prometheus metrics on a small plain HTTP server of its own
+// (METRICS_PORT, default 9464): a gRPC service has no HTTP port, and the edge keeps the
+// unauthenticated /metrics off its public port. In the all-in-one start the edge's metrics
+// server answers for every service (one registry).
 
 export const DEFAULT_METRICS_PORT = 9464;
 
@@ -67,14 +68,20 @@ export async function startMetricsServer({ host, port, logger }: MetricsServerOp
   };
 }
 
-/** Where a service run alone serves its metrics: GRPC_HOST:METRICS_PORT (default 9464); METRICS_PORT=0 turns it off. */
-export function metricsListenOptions(env: Env = process.env): { host: string; port: number } | undefined {
+/**
+ * Where a process serves its metrics: METRICS_PORT (default 9464; 0 turns it off) on `host`
+ * (a gRPC service's GRPC_HOST, the edge's HOST).
+ */
+export function metricsListenOptions(
+  env: Env = process.env,
+  host = env.GRPC_HOST ?? '0.0.0.0',
+): { host: string; port: number } | undefined {
   const raw = env.METRICS_PORT?.trim();
   const port = raw === undefined || raw === '' ? DEFAULT_METRICS_PORT : Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`METRICS_PORT must be a port number (0 turns the metrics server off), not "${raw}"`);
   if (port === 0) return undefined;
-  return { host: env.GRPC_HOST ?? '0.0.0.0', port };
+  return { host, port };
 }
 
 export interface ProcessTelemetryOptions {
@@ -111,6 +118,7 @@ export async function withProcessTelemetry(
     name: running.name,
     address: running.address,
     port: running.port,
+    ...(running.metricsPort === undefined ? {} : { metricsPort: running.metricsPort }),
     close: async () => {
       try {
         await running.close();

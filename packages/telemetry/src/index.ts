@@ -5,6 +5,7 @@ export {
   grpcCallSeries,
   upstreamSeries,
   spendSeries,
+  countTokens,
   videoJobSeries,
   busEventsRejectedSeries,
   type HttpRequestSeries,

@@ -119,6 +119,24 @@ export function spendSeries(group: string, kind: string): CounterChild {
   return spend().get(group, kind);
 }
 
+const tokens = once((registry) => {
+  const counter = new Counter({
+    name: 'gateway_tokens_total',
+    help: 'Tokens of metered chat calls, by group and kind: prompt, completion (reasoning included) and reasoning.',
+    labelNames: ['group', 'kind'] as const,
+    registers: [registry],
+  });
+  return new LabelledChildren((group, kind) => counter.labels(group, kind));
+});
+
+/** Counts a metered chat call's tokens for its group. */
+export function countTokens(group: string, prompt: number, completion: number, reasoning: number): void {
+  const series = tokens();
+  series.get(group, 'prompt').inc(prompt);
+  series.get(group, 'completion').inc(completion);
+  series.get(group, 'reasoning').inc(reasoning);
+}
+
 const rejected = once((registry) => {
   const counter = new Counter({
     name: 'gateway_bus_events_rejected_total',

@@ -9,3 +9,4 @@ export {
   type UpstreamFailureOptions,
 } from './failure.js';
 export { Router, type Attempt, type RouteHooks, type Routed } from './router.js';
+export { failureReason } from './describe.js';

@@ -85,11 +85,12 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   };
   const handlers: ChatServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
-    CreateChatCompletion: server.unary('CreateChatCompletion', async (request, call) => ({
-      body: await completions.create(input(request, call)),
-    })),
+    CreateChatCompletion: server.unary('CreateChatCompletion', async (request, call) => {
+      const { body, usage } = await completions.create(input(request, call));
+      return { body, usage: usage ?? null };
+    }),
     StreamChatCompletion: server.serverStream('StreamChatCompletion', async (request, write, call) => {
-      await completions.stream(input(request, call), (chunks) => write({ chunks }));
+      await completions.stream(input(request, call), (chunks, usage) => write({ chunks, usage: usage ?? null }));
     }),
   };
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, handlers);

@@ -84,7 +84,8 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   app.addHook('onClose', async () => keyChanges.close());
 
   await app.register(errorHandling);
-  await app.register(edgeTelemetry, { bus, env: options.env ?? process.env });
+  const env = options.env ?? process.env;
+  await app.register(edgeTelemetry, { bus, env, publicMetrics: /^(1|true|yes)$/i.test(env.METRICS_ON_PUBLIC_PORT?.trim() ?? '') });
   // Bodies are JSON; anything else is refused with 415 rather than parsed as text.
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', (request, reply, done) => {

@@ -35,7 +35,15 @@ function fromFastify(error: FastifyError): GatewayError {
   return asGatewayError(error);
 }
 
+/** The innermost cause's message: what actually went wrong, said once. */
+function causeText(error: Error): string {
+  let inner: unknown = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return inner instanceof Error ? inner.message : String(inner);
+}
+
 export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
+  reply.request.errorCode = error.code;
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(error.retryAfterSeconds))));
   return reply.code(error.spec.http).type('application/json').send(toOpenAIError(error));
 }
@@ -48,10 +56,18 @@ export const errorHandling = fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const gatewayError = error instanceof GatewayError ? error : fromFastify(error);
-      if (gatewayError.spec.http >= 500) {
+      // The access line names the code of every failed request. Only the gateway's own faults
+      // get a line of their own: a bug with its stack, an internal service out of reach with its
+      // reason. Upstream failures were logged where they happened, once each, without a stack.
+      if (gatewayError.code === 'internal_error') {
         request.log.error(
           { err: error, code: gatewayError.code, requestId: request.id, traceId: request.telemetry?.traceId },
           'request failed',
+        );
+      } else if (gatewayError.code === 'service_unavailable' && !request.url.startsWith('/health/')) {
+        request.log.error(
+          { code: gatewayError.code, reason: causeText(gatewayError), requestId: request.id, traceId: request.telemetry?.traceId },
+          'an internal service could not be reached',
         );
       }
       return sendError(reply, gatewayError);

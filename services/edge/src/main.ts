@@ -2,8 +2,8 @@ import { DEFAULT_PORTS, runAlone, serviceAddress, withProcessTelemetry } from '@
 import { startEdge } from './server.js';
 
 /**
- * Runs the edge as its own process; the services' addresses come from the environment. Its
- * metrics are on its own port (GET /metrics), so it starts no separate metrics server.
+ * Runs the edge as its own process; the services' addresses come from the environment. startEdge
+ * serves its metrics on METRICS_PORT, off the public port.
  */
 export function main(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return runAlone('edge', env, async ({ config, bus, logger }) =>

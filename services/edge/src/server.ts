@@ -1,4 +1,4 @@
-import type { RunningService } from '@gateway/runtime';
+import { metricsListenOptions, startMetricsServer, type MetricsServer, type RunningService } from '@gateway/runtime';
 import { buildEdge, type EdgeAppOptions } from './app.js';
 import { Downstream, type DownstreamAddresses } from './downstream.js';
 import type { Logger } from '@gateway/logging';
@@ -9,6 +9,11 @@ export interface StartEdgeOptions extends Omit<EdgeAppOptions, 'downstream' | 'i
   /** 0 picks a free port. */
   port: number;
   services: DownstreamAddresses;
+  /**
+   * Where /metrics is served, off the public port: by default METRICS_PORT (9464; 0: nowhere)
+   * on `host`. Port 0 here picks a free port (tests).
+   */
+  metrics?: { host: string; port: number } | false;
 }
 
 /**
@@ -34,10 +39,22 @@ export async function startEdge(options: StartEdgeOptions): Promise<RunningServi
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   options.logger.info({ host: options.host, port }, 'edge listening');
+  let metrics: MetricsServer | undefined;
+  const metricsAt = options.metrics ?? metricsListenOptions(options.env ?? process.env, options.host);
+  if (metricsAt) {
+    try {
+      metrics = await startMetricsServer({ ...metricsAt, logger: options.logger });
+    } catch (error) {
+      await app.close();
+      downstream.close();
+      throw error;
+    }
+  }
   return {
     name: 'edge',
     address: `${options.host}:${port}`,
     port,
+    ...(metrics ? { metricsPort: metrics.port } : {}),
     close: async () => {
       closing = true;
       const graceMs = options.config.server.shutdownGraceMs;
@@ -55,6 +72,7 @@ export async function startEdge(options: StartEdgeOptions): Promise<RunningServi
       await app.close();
       clearTimeout(cut);
       downstream.close();
+      await metrics?.close();
     },
   };
 }

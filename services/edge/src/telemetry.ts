@@ -15,6 +15,7 @@ import {
   type TracingEnv,
 } from '@gateway/telemetry';
 import type { CallContext } from '@gateway/grpc';
+import type { MeteredUsage__Output } from '@gateway/protos';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -31,6 +32,12 @@ declare module 'fastify' {
     upstreamMs: number;
     /** The request's scope: its id and trace, read by log lines and by onward gRPC calls. */
     telemetry: TracedScope | null;
+    /** The gateway's own milliseconds (to the answer, or to a stream's first event), or -1: the access line's overheadMs. */
+    overheadMs: number;
+    /** A chat call's tokens and price as metered, for the access line. */
+    meteredUsage: MeteredUsage__Output | null;
+    /** The stable code of the error the request ended with ('' when none). */
+    errorCode: string;
   }
 }
 
@@ -38,12 +45,56 @@ declare module 'fastify' {
 const UNMATCHED_ROUTE = 'unmatched';
 /** Span options while nothing is recorded: the name is not read. */
 const NO_SPAN: ServerSpanOptions = { name: '' };
-const DEBUG_LEVELS = new Set(['debug', 'trace']);
 
 export interface EdgeTelemetryOptions {
   bus: BusStatsSource;
   /** Where the exporter variables are read (OTEL_EXPORTER_OTLP_ENDPOINT, ...). */
   env: TracingEnv;
+  /** Also answer GET /metrics on the public port (METRICS_ON_PUBLIC_PORT=true); off by default. */
+  publicMetrics: boolean;
+}
+
+/** Milliseconds to a tenth, as log lines show them. */
+function tenths(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+/**
+ * The access line: one per request, at info (probes and scrapes at debug, so a cluster's
+ * health checks do not drown the log). Everything an operator needs to follow a call: who, which
+ * group, what came back, how long, how much of it was the gateway, and what it cost.
+ */
+function logAccess(request: FastifyRequest, route: string, status: number, ms: number): void {
+  const quiet = route.startsWith('/health/') || route === '/metrics';
+  // The edge's logger is pino (edgeServerOptions' loggerInstance), which can say what it writes.
+  const log = request.log as typeof request.log & { isLevelEnabled(level: string): boolean };
+  if (!log.isLevelEnabled(quiet ? 'debug' : 'info')) return;
+  const usage = request.meteredUsage;
+  const key = (request as { apiKey?: { key?: { id?: string } } }).apiKey?.key?.id;
+  const id = (request.params as { id?: unknown } | undefined)?.id;
+  const line = {
+    requestId: request.id,
+    traceId: request.telemetry?.traceId,
+    method: request.method,
+    route,
+    ...(typeof id === 'string' ? { resource: id } : {}),
+    status,
+    ms: tenths(ms),
+    ...(request.overheadMs >= 0 ? { overheadMs: tenths(request.overheadMs) } : {}),
+    ...(key ? { keyId: key } : {}),
+    ...(request.metricsGroup ? { group: request.metricsGroup } : {}),
+    ...(request.errorCode ? { code: request.errorCode } : {}),
+    ...(usage
+      ? {
+          promptTokens: usage.prompt_tokens,
+          completionTokens: usage.completion_tokens,
+          reasoningTokens: usage.reasoning_tokens,
+          costUsd: usage.cost_nano_usd / 1e9,
+        }
+      : {}),
+  };
+  if (quiet) log.debug(line, 'request');
+  else log.info(line, 'request');
 }
 
 function routeOf(request: FastifyRequest): string {
@@ -64,14 +115,15 @@ function recordResponse(request: FastifyRequest, reply: FastifyReply): void {
   const series = httpRequestSeries(route, request.metricsGroup, status);
   series.requests.inc();
   series.duration.observe(seconds);
-  if (request.upstreamMs >= 0 && status === 200) overheadSeries(route).observe(Math.max(0, seconds - request.upstreamMs / 1000));
+  if (request.upstreamMs >= 0 && status === 200) {
+    request.overheadMs = Math.max(0, reply.elapsedTime - request.upstreamMs);
+    overheadSeries(route).observe(request.overheadMs / 1000);
+  }
+  logAccess(request, route, status, reply.elapsedTime);
   const scope = request.telemetry;
   if (!scope) return;
   if (scope.span.isRecording()) scope.span.setAttribute('http.response.status_code', status);
   endServerScope(scope, status >= 500 ? `HTTP ${status}` : undefined);
-  if (DEBUG_LEVELS.has(request.log.level)) {
-    runInScope(scope, () => request.log.debug({ route, status, ms: Math.round(seconds * 1e6) / 1000 }, 'request completed'));
-  }
 }
 
 /**
@@ -79,7 +131,8 @@ function recordResponse(request: FastifyRequest, reply: FastifyReply): void {
  * time to the upstream's first chunk.
  */
 export function observeStreamOverhead(request: FastifyRequest, reply: FastifyReply, upstreamMs: number): void {
-  overheadSeries(routeOf(request)).observe(Math.max(0, (reply.elapsedTime - upstreamMs) / 1000));
+  request.overheadMs = Math.max(0, reply.elapsedTime - upstreamMs);
+  overheadSeries(routeOf(request)).observe(request.overheadMs / 1000);
 }
 
 /** What an onward call (gRPC, catalog) carries of the request: its id and its scope. */
@@ -88,12 +141,12 @@ export function callContext(request: FastifyRequest): CallContext {
 }
 
 /**
- * The request scope, the HTTP metrics and GET /metrics (unauthenticated: operators keep it off
- * the public network), and trace export when the environment asks for it. Wrapped by
+ * The request scope, the HTTP metrics, the access line, GET /metrics on the public port when
+ * asked, and trace export when the environment asks for it. Wrapped by
  * fastify-plugin: its hooks and request decorations must reach every route of the edge.
  */
 export const edgeTelemetry = fp<EdgeTelemetryOptions>(
-  async (app, { bus, env }) => {
+  async (app, { bus, env, publicMetrics }) => {
     // In the all-in-one start this is the process's one start of trace export (the services
     // share it); a service run alone has already started it in its main().
     const tracing = await startTracing({ env, serviceName: 'gateway', logger: app.log });
@@ -106,6 +159,9 @@ export const edgeTelemetry = fp<EdgeTelemetryOptions>(
     app.decorateRequest('metricsGroup', '');
     app.decorateRequest('upstreamMs', -1);
     app.decorateRequest('telemetry', null);
+    app.decorateRequest('overheadMs', -1);
+    app.decorateRequest('meteredUsage', null);
+    app.decorateRequest('errorCode', '');
     app.addHook('onRequest', (request, _reply, done) => {
       const scope = startServerScope(contextFromHeaders(request.headers), request.id, tracingEnabled() ? spanOptions(request) : NO_SPAN);
       request.telemetry = scope;
@@ -121,10 +177,13 @@ export const edgeTelemetry = fp<EdgeTelemetryOptions>(
       done();
     });
 
-    app.get('/metrics', async (_request, reply) => {
-      const { contentType, body } = await renderMetrics();
-      return reply.type(contentType).send(body);
-    });
+    // Unauthenticated, so by default only on the metrics port (METRICS_PORT), never the public one.
+    if (publicMetrics) {
+      app.get('/metrics', async (_request, reply) => {
+        const { contentType, body } = await renderMetrics();
+        return reply.type(contentType).send(body);
+      });
+    }
   },
   { name: 'edge-telemetry', fastify: '5.x' },
 );

@@ -6,6 +6,7 @@ import type { CreateChatCompletionRequest as _gateway_chat_v1_CreateChatCompleti
 import type { CreateChatCompletionResponse as _gateway_chat_v1_CreateChatCompletionResponse, CreateChatCompletionResponse__Output as _gateway_chat_v1_CreateChatCompletionResponse__Output } from './gateway/chat/v1/CreateChatCompletionResponse.js';
 import type { ListModelsRequest as _gateway_chat_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_chat_v1_ListModelsRequest__Output } from './gateway/chat/v1/ListModelsRequest.js';
 import type { ListModelsResponse as _gateway_chat_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_chat_v1_ListModelsResponse__Output } from './gateway/chat/v1/ListModelsResponse.js';
+import type { MeteredUsage as _gateway_chat_v1_MeteredUsage, MeteredUsage__Output as _gateway_chat_v1_MeteredUsage__Output } from './gateway/chat/v1/MeteredUsage.js';
 import type { StreamChatCompletionRequest as _gateway_chat_v1_StreamChatCompletionRequest, StreamChatCompletionRequest__Output as _gateway_chat_v1_StreamChatCompletionRequest__Output } from './gateway/chat/v1/StreamChatCompletionRequest.js';
 import type { StreamChatCompletionResponse as _gateway_chat_v1_StreamChatCompletionResponse, StreamChatCompletionResponse__Output as _gateway_chat_v1_StreamChatCompletionResponse__Output } from './gateway/chat/v1/StreamChatCompletionResponse.js';
 import type { ModelGroup as _gateway_common_v1_ModelGroup, ModelGroup__Output as _gateway_common_v1_ModelGroup__Output } from './gateway/common/v1/ModelGroup.js';
@@ -26,6 +27,7 @@ export interface ProtoGrpcType {
         CreateChatCompletionResponse: MessageTypeDefinition<_gateway_chat_v1_CreateChatCompletionResponse, _gateway_chat_v1_CreateChatCompletionResponse__Output>
         ListModelsRequest: MessageTypeDefinition<_gateway_chat_v1_ListModelsRequest, _gateway_chat_v1_ListModelsRequest__Output>
         ListModelsResponse: MessageTypeDefinition<_gateway_chat_v1_ListModelsResponse, _gateway_chat_v1_ListModelsResponse__Output>
+        MeteredUsage: MessageTypeDefinition<_gateway_chat_v1_MeteredUsage, _gateway_chat_v1_MeteredUsage__Output>
         StreamChatCompletionRequest: MessageTypeDefinition<_gateway_chat_v1_StreamChatCompletionRequest, _gateway_chat_v1_StreamChatCompletionRequest__Output>
         StreamChatCompletionResponse: MessageTypeDefinition<_gateway_chat_v1_StreamChatCompletionResponse, _gateway_chat_v1_StreamChatCompletionResponse__Output>
       }

@@ -2,10 +2,10 @@ import type { ChatGroupConfig, RouterConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestScope } from '@gateway/logging';
 import { newCompletionId, type BudgetClaim, type CallBudget } from '@gateway/contracts';
-import { recordClientSpan, tracingEnabled, upstreamSeries } from '@gateway/telemetry';
-import { UpstreamFailure, type Attempt as RoutedAttempt, type Router } from '@gateway/upstream';
+import { countTokens, recordClientSpan, tracingEnabled, upstreamSeries } from '@gateway/telemetry';
+import { failureReason, UpstreamFailure, type Attempt as RoutedAttempt, type Router } from '@gateway/upstream';
 import { buildUpstreamBody, type ChatProvider, type LocalUpstream } from '../providers/index.js';
-import { normalizeUsage, readUsage, type ChatUsage, type Meter } from './metering.js';
+import { chatCost, normalizeUsage, readUsage, type ChatUsage, type Meter } from './metering.js';
 import { isObject, validateChatRequest, type ChatRequest, type JsonObject } from './request.js';
 
 export interface CompletionInput {
@@ -31,6 +31,19 @@ export interface UpstreamTiming {
 }
 
 type Attempt = RoutedAttempt<ChatGroupConfig>;
+
+/** A call's tokens and price as metered (the proto's MeteredUsage). */
+export interface MeteredUsage extends ChatUsage {
+  cost_nano_usd: number;
+}
+
+/** A deployment as logs name it: its provider and the model it calls there. */
+function deploymentName(attempt: Attempt): string {
+  return `${attempt.deployment.provider}/${attempt.deployment.model}`;
+}
+
+/** Receives a stream's chunks; the last call, once metered, has none and the usage. */
+export type StreamWrite = (chunks: Buffer[], usage?: MeteredUsage) => Promise<void>;
 
 const CHAT_PATH = '/chat/completions';
 
@@ -103,17 +116,25 @@ export class ChatCompletions {
     input: CompletionInput,
     run: (attempt: Attempt) => Promise<T>,
   ): Promise<{ attempt: Attempt; result: T }> {
+    let attempts = 0;
     return this.router.route(group, run, {
       signal: input.signal,
-      onOutcome: (attempt, outcome, startedAt) => this.#timed(input, attempt, startedAt, outcome),
+      onOutcome: (attempt, outcome, startedAt) => {
+        attempts += 1;
+        this.#timed(input, attempt, startedAt, outcome);
+      },
+      // One line per failed attempt, at its size: the router handled it (the next attempt, or
+      // the caller's error); the request's own end is the edge's access line.
       onFailure: (attempt, error) =>
         this.logger.warn(
           {
             ...fieldsOf(input.scope),
             group: attempt.group.id,
-            provider: attempt.deployment.provider,
-            kind: error.kind,
-            status: error.status,
+            deployment: deploymentName(attempt),
+            attempt: attempts,
+            code: error.code,
+            upstreamStatus: error.status,
+            reason: failureReason(error),
           },
           'upstream attempt failed',
         ),
@@ -150,14 +171,16 @@ export class ChatCompletions {
     servedBy: ChatGroupConfig,
     usage: ChatUsage,
     claim: BudgetClaim,
-  ): Promise<void> {
+  ): Promise<MeteredUsage> {
     await this.meter.record({ completionId, keyId: input.keyId, group: input.groupId, servedBy, usage, claim });
+    countTokens(input.groupId, usage.prompt_tokens, usage.completion_tokens, usage.reasoning_tokens);
     if (this.logger.isLevelEnabled('debug'))
       this.logger.debug({ ...fieldsOf(input.scope), group: servedBy.id, completionId }, 'chat completion served');
+    return { ...usage, cost_nano_usd: chatCost(usage, servedBy) };
   }
 
-  /** A plain call: the response body, OpenAI-shaped, as JSON bytes. */
-  async create(input: CompletionInput): Promise<Buffer> {
+  /** A plain call: the response body, OpenAI-shaped, as JSON bytes, and what it was metered at. */
+  async create(input: CompletionInput): Promise<{ body: Buffer; usage: MeteredUsage | undefined }> {
     const { group, request } = this.#prepare(input);
     if (request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Streamed calls use the streaming RPC.' });
     const completionId = input.completionId ?? newCompletionId();
@@ -177,20 +200,22 @@ export class ChatCompletions {
     const usage = readUsage(response.usage);
     if (isObject(response.usage)) normalizeUsage(response.usage);
     // An answer without usage cannot be metered exactly; it is billed as nothing and logged.
-    if (usage) await this.#meter(input, completionId, attempt.group, usage, claim);
+    let metered: MeteredUsage | undefined;
+    if (usage) metered = await this.#meter(input, completionId, attempt.group, usage, claim);
     else {
       this.logger.error({ ...fieldsOf(input.scope), group: group.id }, 'upstream response without usage; not metered');
       await this.#release(input, claim);
     }
-    return Buffer.from(JSON.stringify(response));
+    return { body: Buffer.from(JSON.stringify(response)), usage: metered };
   }
 
   /**
    * A streamed call: `write` receives the chunks as JSON bytes, those that arrived together in
    * one call. Before the first chunk a failure moves on to the next attempt; after it, the
-   * failure ends the stream. Billed once the upstream's usage has arrived.
+   * failure ends the stream. Billed once the upstream's usage has arrived; the last write then
+   * carries no chunks and what the call was metered at.
    */
-  async stream(input: CompletionInput, write: (chunks: Buffer[]) => Promise<void>): Promise<void> {
+  async stream(input: CompletionInput, write: StreamWrite): Promise<void> {
     const { group, request } = this.#prepare(input);
     if (!request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Plain calls use the unary RPC.' });
     const completionId = input.completionId ?? newCompletionId();
@@ -209,7 +234,7 @@ export class ChatCompletions {
     request: ChatRequest,
     completionId: string,
     claim: BudgetClaim,
-    write: (chunks: Buffer[]) => Promise<void>,
+    write: StreamWrite,
   ): Promise<void> {
     const { attempt, result: opened } = await this.#route(group, input, async (a) => {
       const upstream = await this.upstream.stream(this.#call(a, request, input.signal));
@@ -249,14 +274,20 @@ export class ChatCompletions {
       upstream.close();
       if (error instanceof UpstreamFailure) {
         this.logger.warn(
-          { ...fieldsOf(input.scope), group: attempt.group.id, kind: error.kind },
+          {
+            ...fieldsOf(input.scope),
+            group: attempt.group.id,
+            deployment: deploymentName(attempt),
+            code: error.code,
+            reason: failureReason(error),
+          },
           'upstream stream failed after it started',
         );
         throw error.toGatewayError();
       }
       throw error;
     }
-    if (usage) await this.#meter(input, completionId, attempt.group, usage, claim);
+    if (usage) await write([], await this.#meter(input, completionId, attempt.group, usage, claim));
     else {
       this.logger.error({ ...fieldsOf(input.scope), group: group.id }, 'upstream stream without usage; not metered');
       await this.#release(input, claim);

@@ -1,4 +1,4 @@
-import { groupMode, newCompletionId, type CompletionCall, type CompletionStream } from '@gateway/contracts';
+import { groupMode, newCompletionId, type CompletionCall, type CompletionStream, type StreamMessage } from '@gateway/contracts';
 import { GatewayError, toOpenAIError } from '@gateway/errors';
 import { fromServiceError, isServiceError, isTransportUnavailable, upstreamMsOf } from '@gateway/grpc';
 import { status as GrpcStatus, type Metadata } from '@grpc/grpc-js';
@@ -90,6 +90,7 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
       const completion = await downstream.chat.createChatCompletion(call, { ...callContext(request), deadlineMs: options.unaryDeadlineMs });
       // The overhead is observed with the request's duration, once the response has gone out.
       if (completion.upstreamMs !== undefined) request.upstreamMs = completion.upstreamMs;
+      request.meteredUsage = completion.usage;
       return reply.type('application/json').send(completion.body);
     }
     const open = () => downstream.chat.streamChatCompletion(call, { ...callContext(request), deadlineMs: options.streamDeadlineMs });
@@ -114,8 +115,8 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
   stream.once('metadata', (metadata: Metadata) => {
     upstreamMs = upstreamMsOf(metadata);
   });
-  const first = await new Promise<{ chunks: Buffer[] } | null>((resolve, reject) => {
-    const onData = (message: { chunks: Buffer[] }) => {
+  const first = await new Promise<StreamMessage | null>((resolve, reject) => {
+    const onData = (message: StreamMessage) => {
       cleanup();
       stream.pause();
       resolve(message);
@@ -154,7 +155,8 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
     'x-request-id': request.id,
   });
   if (first) {
-    res.write(events(first.chunks));
+    if (first.usage) request.meteredUsage = first.usage;
+    if (first.chunks.length > 0) res.write(events(first.chunks));
     if (upstreamMs !== undefined) observeStreamOverhead(request, reply, upstreamMs);
   }
 
@@ -167,8 +169,10 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
   res.once('close', () => {
     if (!res.writableFinished) stream.cancel();
   });
-  stream.on('data', (message: { chunks: Buffer[] }) => {
-    if (open() && !res.write(events(message.chunks))) {
+  stream.on('data', (message: StreamMessage) => {
+    // The last message carries no chunks: what the call was metered at, for the access line.
+    if (message.usage) request.meteredUsage = message.usage;
+    if (message.chunks.length > 0 && open() && !res.write(events(message.chunks))) {
       stream.pause();
       res.once('drain', () => stream.resume());
     }
@@ -183,12 +187,11 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
       return;
     }
     const gatewayError = isServiceError(error) ? fromServiceError(error) : new GatewayError('internal_error', { cause: error });
-    // Stream events fire in the gRPC connection's context, not the request's: the ids are set here.
-    if (gatewayError.spec.http >= 500)
-      request.log.warn(
-        { code: gatewayError.code, requestId: request.id, traceId: request.telemetry?.traceId },
-        'stream failed after it started',
-      );
+    // The access line (status 200, the stream having started) says how it ended; only the
+    // gateway's own fault gets a line of its own (an upstream's was logged by the chat service).
+    request.errorCode = gatewayError.code;
+    if (gatewayError.code === 'internal_error')
+      request.log.error({ err: error, requestId: request.id, traceId: request.telemetry?.traceId }, 'stream failed after it started');
     res.end(`data: ${JSON.stringify(toOpenAIError(gatewayError))}\n\n`);
   });
   stream.resume();

@@ -180,7 +180,10 @@ export class VideoJobs {
     };
     await this.deps.tasks.insert(record);
     videoJobSeries(group.id, 'queued').inc();
-    this.deps.logger.info({ ...fieldsOf(context.scope), jobId: record._id, group: group.id, servedBy: servedBy.id }, 'video job created');
+    this.deps.logger.info(
+      { ...fieldsOf(context.scope), jobId: record._id, keyId, group: group.id, servedBy: servedBy.id, status: record.status },
+      'video job created',
+    );
     return record;
   }
 
@@ -325,10 +328,17 @@ export class VideoJobs {
     }
     if (TERMINAL.has(remote.status)) fields.next_poll_at = null;
     const updated = await this.deps.tasks.update(task._id, fields);
-    // Only the lease holder gets here, so each status a job enters is counted once.
-    if (updated && updated.status !== task.status) videoJobSeries(updated.group, updated.status).inc();
+    // Only the lease holder gets here, so each status a job enters is counted (and logged) once.
+    const moved = updated !== null && updated.status !== task.status;
+    if (moved) videoJobSeries(updated.group, updated.status).inc();
+    if (moved && updated.status !== 'completed') this.#logState(updated, task.status);
     if (!updated || !group) return updated;
-    if (updated.status === 'completed' && updated.billing === 'pending') return this.#bill(updated, group, remote);
+    if (updated.status === 'completed' && updated.billing === 'pending') {
+      const billed = await this.#bill(updated, group, remote);
+      if (moved) this.#logState(billed, task.status);
+      return billed;
+    }
+    if (moved && updated.status === 'completed') this.#logState(updated, task.status);
     if ((updated.status === 'failed' || updated.status === 'cancelled') && updated.billing === 'pending') {
       // Failures, moderation rejections and cancellations are free: the held price goes back.
       const freed = await this.deps.tasks.settleBilling(updated._id, 'free', null);
@@ -341,6 +351,25 @@ export class VideoJobs {
       return freed ?? updated;
     }
     return updated;
+  }
+
+  /** One info line per status a job enters: what an operator follows a job by. */
+  #logState(task: TaskRecord, from: string): void {
+    this.deps.logger.info(
+      {
+        jobId: task._id,
+        keyId: task.key_id,
+        group: task.group,
+        servedBy: task.served_group ?? task.group,
+        from,
+        status: task.status,
+        progress: task.progress,
+        ...(task.status === 'completed' ? { size: task.size, tokens: task.total_tokens ?? undefined } : {}),
+        ...(task.billing === 'billed' && task.cost_nano_usd !== null ? { costUsd: task.cost_nano_usd / 1e9 } : {}),
+        ...(task.status === 'failed' ? { errorCode: task.error_code } : {}),
+      },
+      `video job ${task.status}`,
+    );
   }
 
   #pixels(task: TaskRecord): [number, number] | undefined {
