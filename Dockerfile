@@ -66,8 +66,8 @@ COPY deploy/grpc-health.mjs deploy/grpc-health.mjs
 RUN mkdir -p /data && chown 10001:10001 /data
 USER 10001:10001
 VOLUME ["/data"]
-# 4000: the edge (HTTP, /metrics); 50051-50053: accounting, chat, video (gRPC); 9464: a gRPC
-# service's metrics (METRICS_PORT).
+# 4000: the edge (HTTP); 50051-50053: accounting, chat, video (gRPC); 9464: every process's
+# /metrics (METRICS_PORT), off the public port.
 EXPOSE 4000 50051 50052 50053 9464
 ENTRYPOINT ["node", "packages/cli/bin/gateway.js"]
 CMD ["start"]

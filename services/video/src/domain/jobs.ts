@@ -5,7 +5,7 @@ import type { DeploymentConfig, Env, VideoGroupConfig, VideoServiceConfig } from
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestContext } from '@gateway/logging';
 import { videoJobSeries } from '@gateway/telemetry';
-import { UpstreamFailure, type Router } from '@gateway/upstream';
+import { failureReason, UpstreamFailure, type Router } from '@gateway/upstream';
 import type { ProviderTask, RenderRequest, VideoProvider } from '../providers/index.js';
 import type { ProviderHttp } from '../upstream.js';
 import { estimatedCost, jobCost } from './pricing.js';
@@ -112,21 +112,28 @@ export class VideoJobs {
     }
     await this.deps.budget.reserve({ keyId, group: group.id, amountNanoUsd: estimate, reservationId: jobId }, context);
     try {
+      let attempts = 0;
       const { attempt, result: taskId } = await this.deps.router.route(
         group,
         (a) => this.#provider(a.deployment).create(this.deps.http, a.deployment, request),
         {
           accepts,
+          onOutcome: () => {
+            attempts += 1;
+          },
+          // One line per failed attempt, at its size, as chat logs them.
           onFailure: (a, error) =>
             this.deps.logger.warn(
               {
                 ...fieldsOf(context.scope),
                 group: a.group.id,
-                provider: a.deployment.provider,
-                kind: error.kind,
-                status: error.status,
+                deployment: `${a.deployment.provider}/${a.deployment.model}`,
+                attempt: attempts,
+                code: error.code,
+                upstreamStatus: error.status,
+                reason: failureReason(error),
               },
-              'video provider refused to create a task',
+              'upstream attempt failed',
             ),
         },
       );
