@@ -381,10 +381,12 @@ describe('upstream failures', () => {
   });
 
   it('map upstream 429 to 429 with Retry-After, 5xx to 502 and a timeout to 504', async () => {
-    lonely.fail({ status: 429, retryAfter: 7 }, { status: 429, retryAfter: 7 });
+    // The upstream's pause is honoured: the deployment is not asked again (not even by the retry) until it ends.
+    lonely.fail({ status: 429, retryAfter: 1 });
     const limited = await client.chat.completions.create({ model: 'solo', messages: user('x') }).catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
-    expect((limited as InstanceType<typeof OpenAI.APIError>).headers?.get('retry-after')).toBe('7');
+    expect((limited as InstanceType<typeof OpenAI.APIError>).headers?.get('retry-after')).toBe('1');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
 
     lonely.fail({ status: 503 }, { status: 503 });
     const broken = await client.chat.completions.create({ model: 'solo', messages: user('x') }).catch((e: unknown) => e);

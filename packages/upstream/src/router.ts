@@ -27,18 +27,30 @@ export interface RouteHooks<G extends GroupConfig> {
 interface Health {
   consecutiveFails: number;
   cooledUntil: number;
+  /** Until when the upstream asked not to be called (a 429's Retry-After). */
+  limitedUntil: number;
 }
 
 /**
  * Picks deployments for a call: weighted at random among the group's served deployments that
- * are not cooled down, then `retries` more attempts (on other deployments while there are
- * any), then the same for each fallback group in order. A deployment that fails
- * `allowedFails` times in a row is skipped for `cooldownMs`. One instance per service process:
- * health is what this process has seen.
+ * are not cooled down or rate limited, then `retries` more attempts (on other deployments while
+ * there are any), then the same for each fallback group in order. One instance per service
+ * process: health is what this process has seen.
+ *
+ * Two rules keep the gateway from making an outage of its own:
+ * - A deployment that fails `allowedFails` times in a row is skipped for `cooldownMs`, unless it
+ *   is the last of its group not cooling down or rate limited: that one stays in rotation, and
+ *   callers get the upstream's own failure, not a gateway-made 503.
+ * - A 429 with `Retry-After` is the upstream asking for a pause, not a fault: that deployment is
+ *   skipped for exactly that long (others serve meanwhile) and it does not count towards a
+ *   cooldown. When every deployment that could serve is paused so, the caller gets 429 with the
+ *   time left in `Retry-After`.
  */
 export class Router<G extends GroupConfig> {
   readonly #health = new Map<DeploymentConfig, Health>();
   readonly #served = new Map<G, DeploymentConfig[]>();
+  /** Each served deployment's group's served deployments (itself included). */
+  readonly #siblings = new Map<DeploymentConfig, readonly DeploymentConfig[]>();
 
   constructor(
     private readonly config: RouterConfig,
@@ -47,7 +59,11 @@ export class Router<G extends GroupConfig> {
     private readonly now: () => number = Date.now,
     private readonly random: () => number = Math.random,
   ) {
-    for (const group of groupsById.values()) this.#served.set(group, servedDeployments(group, env));
+    for (const group of groupsById.values()) {
+      const served = servedDeployments(group, env);
+      this.#served.set(group, served);
+      for (const deployment of served) this.#siblings.set(deployment, served);
+    }
   }
 
   /** The group's deployments whose credential is set. */
@@ -70,13 +86,25 @@ export class Router<G extends GroupConfig> {
     let any = false;
     for (const candidate of this.#chain(group, accepts)) {
       const order = this.#order(this.#served.get(candidate) ?? []);
-      if (order.length === 0) continue;
       for (let i = 0; i <= this.config.retries; i += 1) {
+        // Asked again before each attempt: one that just asked for a pause is not called again.
+        const usable = order.filter((d) => this.#usable(d));
+        if (usable.length === 0) break;
         any = true;
-        yield { group: candidate, deployment: order[i % order.length] as DeploymentConfig };
+        yield { group: candidate, deployment: usable[i % usable.length] as DeploymentConfig };
       }
     }
-    if (!any) throw new GatewayError('no_healthy_upstream');
+    if (any) return;
+    // Nothing could be tried: rate limited (the upstream's pause, passed on) or nothing served.
+    const now = this.now();
+    const pauses = this.#chain(group, accepts)
+      .flatMap((g) => this.#served.get(g) ?? [])
+      .map((d) => (this.#health.get(d)?.limitedUntil ?? 0) - now)
+      .filter((ms) => ms > 0);
+    if (pauses.length > 0) {
+      throw new GatewayError('upstream_rate_limited', { retryAfterSeconds: Math.ceil(Math.min(...pauses) / 1000) });
+    }
+    throw new GatewayError('no_healthy_upstream');
   }
 
   /**
@@ -98,7 +126,7 @@ export class Router<G extends GroupConfig> {
         if (!(error instanceof UpstreamFailure)) throw error;
         hooks.onOutcome?.(attempt, error.kind, startedAt);
         last = error;
-        if (error.retryable) this.failed(attempt.deployment);
+        if (error.retryable) this.failed(attempt.deployment, error);
         hooks.onFailure?.(attempt, error);
         if (!error.retryable) break;
       }
@@ -112,26 +140,42 @@ export class Router<G extends GroupConfig> {
     if (health) {
       health.consecutiveFails = 0;
       health.cooledUntil = 0;
+      health.limitedUntil = 0;
     }
   }
 
-  failed(deployment: DeploymentConfig): void {
-    const health = this.#health.get(deployment) ?? { consecutiveFails: 0, cooledUntil: 0 };
-    health.consecutiveFails += 1;
-    if (health.consecutiveFails >= this.config.allowedFails) {
-      health.cooledUntil = this.now() + this.config.cooldownMs;
-      health.consecutiveFails = 0;
-    }
+  /** Counts a retryable failure against the deployment (see the class comment for the two rules). */
+  failed(deployment: DeploymentConfig, failure?: UpstreamFailure): void {
+    const health = this.#health.get(deployment) ?? { consecutiveFails: 0, cooledUntil: 0, limitedUntil: 0 };
     this.#health.set(deployment, health);
+    if (failure?.status === 429 && failure.retryAfterSeconds !== undefined) {
+      health.limitedUntil = this.now() + failure.retryAfterSeconds * 1000;
+      return;
+    }
+    health.consecutiveFails += 1;
+    if (health.consecutiveFails < this.config.allowedFails) return;
+    health.consecutiveFails = 0;
+    const others = (this.#siblings.get(deployment) ?? []).filter((d) => d !== deployment && this.#usable(d));
+    // The last usable one of its group stays: its callers hear the upstream, not a 503 of ours.
+    if (others.length > 0) health.cooledUntil = this.now() + this.config.cooldownMs;
   }
 
   isCooledDown(deployment: DeploymentConfig): boolean {
     return (this.#health.get(deployment)?.cooledUntil ?? 0) > this.now();
   }
 
+  /** Whether the upstream asked (429 with Retry-After) not to be called yet. */
+  isRateLimited(deployment: DeploymentConfig): boolean {
+    return (this.#health.get(deployment)?.limitedUntil ?? 0) > this.now();
+  }
+
+  #usable(deployment: DeploymentConfig): boolean {
+    return !this.isCooledDown(deployment) && !this.isRateLimited(deployment);
+  }
+
   /** Healthy deployments in weighted random order (without replacement). */
   #order(deployments: readonly DeploymentConfig[]): DeploymentConfig[] {
-    const pool = deployments.filter((d) => !this.isCooledDown(d));
+    const pool = deployments.filter((d) => this.#usable(d));
     const order: DeploymentConfig[] = [];
     while (pool.length > 0) {
       const total = pool.reduce((sum, d) => sum + d.weight, 0);

@@ -1,4 +1,4 @@
-import { parseConfig, type ChatGroupConfig, type GroupConfig } from '@gateway/config';
+import { parseConfig, type DeploymentConfig, type GroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { Router, UpstreamFailure, isRetryable, parseRetryAfter, sanitizeUpstreamMessage } from '@gateway/upstream';
 import { describe, expect, it } from 'vitest';
@@ -140,16 +140,85 @@ describe('Router: cooldown', () => {
     ).rejects.toMatchObject({ code: 'internal_error' });
   });
 
-  it('answers no_healthy_upstream when every deployment is cooling down', async () => {
+  it('answers no_healthy_upstream when no deployment of the group or its fallbacks is served', async () => {
+    const router = new Router(config.router, groups, {}, () => 0);
+    await expect(router.route(main, async () => 'ok')).rejects.toMatchObject({ code: 'no_healthy_upstream' });
+  });
+});
+
+describe('Router: no outage of its own', () => {
+  const spare = groups.get('spare') as GroupConfig;
+
+  it("never cools down a group's last usable deployment: its callers get the upstream's failure, and its recovery at once", async () => {
+    let now = 0;
     const router = new Router(
       { ...config.router, allowedFails: 1 },
-      groups as ReadonlyMap<string, ChatGroupConfig | GroupConfig>,
+      groups,
       env,
-      () => 0,
+      () => now,
       () => 0.1,
     );
-    for (const group of groups.values()) for (const d of group.deployments) router.failed(d);
-    await expect(router.route(main, async () => 'ok')).rejects.toMatchObject({ code: 'no_healthy_upstream' });
+    const [a, b] = main.deployments as [DeploymentConfig, DeploymentConfig];
+    router.failed(a);
+    expect(router.isCooledDown(a)).toBe(true);
+    // b is now the last of main not cooling down: it stays, however often it fails.
+    for (let i = 0; i < 5; i += 1) router.failed(b);
+    expect(router.isCooledDown(b)).toBe(false);
+    const z = spare.deployments[0] as DeploymentConfig;
+    for (let i = 0; i < 5; i += 1) router.failed(z);
+    expect(router.isCooledDown(z)).toBe(false);
+    // A burst of 500s on a one-deployment group: every caller gets the upstream's 502, never 503.
+    for (let i = 0; i < 6; i += 1) {
+      await expect(
+        router.route(spare, async () => {
+          throw new UpstreamFailure('status', { status: 500 });
+        }),
+      ).rejects.toMatchObject({ code: 'upstream_error' });
+    }
+    // And the moment it recovers, it serves: no cooldown to sit out.
+    expect((await router.route(spare, async () => 'ok')).result).toBe('ok');
+    now += 10_001;
+    expect(router.isCooledDown(a)).toBe(false);
+  });
+
+  it('pauses a deployment for exactly its 429 Retry-After, without counting it towards a cooldown', async () => {
+    let now = 0;
+    const router = new Router(config.router, groups, env, () => now);
+    let calls = 0;
+    const limited = () =>
+      router.route(spare, async () => {
+        calls += 1;
+        throw new UpstreamFailure('status', { status: 429, retryAfterSeconds: 2 });
+      });
+    await expect(limited()).rejects.toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 2 });
+    // The retry did not call it again: it asked for a pause.
+    expect(calls).toBe(1);
+    // Callers within the pause get 429 with the time left, and nothing is sent upstream.
+    now += 1_200;
+    await expect(router.route(spare, async () => 'ok')).rejects.toMatchObject({ code: 'upstream_rate_limited', retryAfterSeconds: 1 });
+    now += 900;
+    expect((await router.route(spare, async () => 'ok')).result).toBe('ok');
+    // Many such 429s never cool it down.
+    for (let i = 0; i < 10; i += 1) {
+      now += 2_001;
+      await limited().catch(() => undefined);
+    }
+    expect(router.isCooledDown(spare.deployments[0] as DeploymentConfig)).toBe(false);
+  });
+
+  it('sends the calls to the other deployments while one is paused', async () => {
+    const now = 0;
+    const router = new Router(
+      config.router,
+      groups,
+      env,
+      () => now,
+      () => 0.1,
+    );
+    const [a] = main.deployments as [DeploymentConfig];
+    router.failed(a, new UpstreamFailure('status', { status: 429, retryAfterSeconds: 30 }));
+    expect(router.isRateLimited(a)).toBe(true);
+    expect(path(router.attempts(main))).toEqual(['main/b', 'main/b', 'spare/z', 'spare/z']);
   });
 });
 
