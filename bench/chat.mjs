@@ -100,7 +100,8 @@ async function startGateway(mode) {
   // events over a nats-server of the benchmark's own.
   const nats = await startNats();
   const s = await start([cli, 'start', '--separate', '--auto-ports'], {
-    env: { ...baseEnv, NATS_URL: nats.url, GATEWAY_DATA_DIR: join(tmp, 'separate') },
+    // --auto-ports leaves the first edge on PORT.
+    env: { ...baseEnv, NATS_URL: nats.url, PORT: String(await freePort()), GATEWAY_DATA_DIR: join(tmp, 'separate') },
     name: 'gateway (separate)',
     ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
   });

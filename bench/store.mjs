@@ -500,7 +500,8 @@ groups:
   async function startSeparate(release) {
     const nats = await startNats(release);
     const s = await start([RELEASES[release].cli, 'start', '--separate', '--auto-ports'], {
-      env: { ...baseEnv, NATS_URL: nats.url, GATEWAY_DATA_DIR: join(tmp, `${release}-separate`) },
+      // --auto-ports leaves the first edge on PORT.
+      env: { ...baseEnv, NATS_URL: nats.url, PORT: String(await freePort()), GATEWAY_DATA_DIR: join(tmp, `${release}-separate`) },
       name: `gateway --separate (${release})`,
       ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
     });

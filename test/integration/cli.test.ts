@@ -155,7 +155,10 @@ describe('gateway start', () => {
       const refused = await run(process.execPath, [bin, 'keys', 'list'], { env: { ...cliEnv, ADMIN_TOKEN: 'wrong' } }).catch(
         (e: { code: number; stderr: string }) => e,
       );
-      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('invalid_admin_token') });
+      expect(refused).toMatchObject({
+        code: 1,
+        stderr: 'gateway: Invalid admin token. (set ADMIN_TOKEN to the token the gateway was started with)\n',
+      });
       expect(lines.join('\n')).not.toContain(created.key);
       expect(lines.join('\n')).not.toContain(rotated.key);
     } finally {

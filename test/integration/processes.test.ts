@@ -8,6 +8,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/gateway.js';
 import { NatsServer } from '../helpers/nats-server.js';
+import { freePort } from '../helpers/wait.js';
 
 // The one documented command for separate processes (`gateway start --separate`), run as
 // operators run it: two edges, two chat services, one video, one accounting, each its own
@@ -67,6 +68,8 @@ server: { key_cache_ttl_ms: 2000 }
       MM_KEY: 'mm-credential',
       LOG_LEVEL: 'debug',
       HOST: '127.0.0.1',
+      // --auto-ports keeps the first edge on PORT.
+      PORT: String(await freePort()),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -31,10 +31,25 @@ export async function adminRequest(target: AdminTarget, method: string, path: st
       signal: AbortSignal.timeout(10_000),
     });
   } catch (error) {
-    throw new AdminApiError(0, 'unreachable', `cannot reach the gateway at ${target.url} (${(error as Error).message})`);
+    // fetch's own message is "fetch failed"; the reason is its cause's code (ECONNREFUSED, …).
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const why =
+      typeof cause?.code === 'string'
+        ? cause.code
+        : (error as Error).name === 'TimeoutError'
+          ? 'no answer in 10 s'
+          : typeof cause?.message === 'string'
+            ? cause.message
+            : (error as Error).message;
+    throw new AdminApiError(0, 'unreachable', `cannot reach the gateway at ${target.url}: ${why}`);
   }
   const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : null;
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    throw new AdminApiError(response.status, 'not_the_gateway', `${target.url} answered ${response.status} with something other than JSON`);
+  }
   if (!response.ok) {
     const error = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
     throw new AdminApiError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`);

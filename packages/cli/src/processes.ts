@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Env } from '@gateway/config';
 import type { Logger } from '@gateway/logging';
 import { dataDir, DEFAULT_PORTS, freePort, type ServiceName } from '@gateway/runtime';
+import { UsageError } from './admin-commands.js';
 
 // The gateway as separate processes on one machine: one process per service replica, talking
 // gRPC on loopback and exchanging events over NATS, each with a data folder of its own. This
@@ -24,7 +25,11 @@ export interface ProcessesOptions {
   env: Env;
   logger: Logger;
   replicas: Replicas;
-  /** Free ports picked at start, instead of the defaults (4000, 50051-50053, then +10 per replica). */
+  /**
+   * Free ports picked at start for everything internal (gRPC, metrics) and for edges after the
+   * first, instead of the defaults (50051-50053 and 9464 up, then +10 per replica); the first
+   * edge stays on PORT, the address callers know.
+   */
   autoPorts: boolean;
   /** Where the children's log lines go (this process's stdout by default). */
   output?: (line: string) => void;
@@ -49,8 +54,8 @@ export function parseReplicas(text: string | undefined): Replicas {
   for (const part of (text ?? '').split(',').filter(Boolean)) {
     const [name, count] = part.split('=');
     const n = Number(count);
-    if (!name || !(name in replicas)) throw new Error(`--replicas: unknown service "${name ?? ''}" (edge, chat, video or accounting)`);
-    if (!Number.isInteger(n) || n < 1 || n > 16) throw new Error(`--replicas: ${name} needs a whole number from 1 to 16`);
+    if (!name || !(name in replicas)) throw new UsageError(`--replicas: unknown service "${name ?? ''}" (edge, chat, video or accounting)`);
+    if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError(`--replicas: ${name} needs a whole number from 1 to 16`);
     replicas[name as ServiceName] = n;
   }
   return replicas;
@@ -60,7 +65,7 @@ interface Planned {
   name: string;
   service: ServiceName;
   port: number;
-  /** Where a gRPC service serves /metrics (the edges serve it on their HTTP port). */
+  /** Where the process serves /metrics. */
   metricsPort?: number;
 }
 
@@ -111,7 +116,7 @@ async function plan(replicas: Replicas, autoPorts: boolean, env: Env): Promise<P
       planned.push({
         name: `${service}-${i + 1}`,
         service,
-        port: autoPorts ? await pickPort(picked) : base + 10 * i,
+        port: autoPorts && !(service === 'edge' && i === 0) ? await pickPort(picked) : base + 10 * i,
         ...(metrics ? { metricsPort: metrics } : {}),
       });
     }
@@ -126,18 +131,36 @@ function target(planned: readonly Planned[], service: ServiceName): string {
   return ports.length === 1 && only ? only : `ipv4:${ports.join(',')}`;
 }
 
-function isListening(line: string): boolean {
-  try {
-    const parsed = JSON.parse(line) as { msg?: unknown };
-    return typeof parsed.msg === 'string' && parsed.msg.endsWith(' listening');
-  } catch {
-    return false;
+/** `--separate` without NATS_URL. */
+export class MissingNatsError extends Error {
+  override readonly name = 'MissingNatsError';
+  constructor() {
+    super('separate processes exchange events over NATS, and NATS_URL is not set');
   }
+}
+
+/** A child that ended before it listened, with what it said about why (its `gateway: …` line). */
+export class ChildStartError extends Error {
+  override readonly name = 'ChildStartError';
+  constructor(
+    readonly process: string,
+    readonly reason: string | undefined,
+    readonly hint: string | undefined,
+    exit: string,
+  ) {
+    super(`${process} could not start${reason ? `: ${reason}` : ` (exited with ${exit})`}`);
+  }
+}
+
+/** `gateway: <what> (<what to do>)` → its two parts. */
+function parseFailureLine(line: string): { reason: string; hint: string | undefined } | undefined {
+  const match = /^gateway: (.*?)(?: \(([^()]*)\))?$/.exec(line.trim());
+  return match?.[1] ? { reason: match[1], hint: match[2] } : undefined;
 }
 
 export async function startProcesses(options: ProcessesOptions): Promise<RunningProcesses> {
   const { env, logger, replicas } = options;
-  if (!env.NATS_URL) throw new Error('separate processes exchange events over NATS: set NATS_URL (for example nats://127.0.0.1:4222)');
+  if (!env.NATS_URL) throw new MissingNatsError();
   const output = options.output ?? ((line: string) => process.stdout.write(`${line}\n`));
   const planned = await plan(replicas, options.autoPorts, env);
   const addresses = {
@@ -197,13 +220,32 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
         ? { PORT: String(p.port), HOST: env.HOST ?? '127.0.0.1', METRICS_PORT: String(p.metricsPort ?? 0) }
         : { GRPC_HOST: '127.0.0.1', GRPC_PORT: String(p.port), METRICS_PORT: String(p.metricsPort ?? 0) }),
     };
-    const child = spawn(process.execPath, [BIN, 'start', '--service', p.service], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+    // The IPC channel carries the child's "ready" (log lines may be off at its LOG_LEVEL), and its
+    // closing tells a child that the supervisor is gone.
+    const child = spawn(process.execPath, [BIN, 'start', '--service', p.service], {
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
     children.set(p.name, child);
     return new Promise((ready, reject) => {
       let seen = false;
+      // A child's one-line failure (`gateway: … (…)`) becomes the supervisor's own before it
+      // listens; anything else it writes to stderr passes through.
+      let failure: { reason: string; hint: string | undefined } | undefined;
+      if (child.stderr) {
+        createInterface({ input: child.stderr }).on('line', (line) => {
+          const parsed = seen ? undefined : parseFailureLine(line);
+          if (parsed) failure = parsed;
+          else process.stderr.write(`${line}\n`);
+        });
+      }
       const startedAt = Date.now();
       child.once('exit', (code, signal) => {
-        if (!seen) reject(new Error(`${p.name} exited with ${code ?? signal ?? 'an error'} before listening`));
+        // Its stderr may still hold the line saying why: read to the end first.
+        if (!seen)
+          child.once('close', () =>
+            reject(new ChildStartError(p.name, failure?.reason, failure?.hint, String(code ?? signal ?? 'an error'))),
+          );
         else if (!stopping) {
           // A process that ran a while starts a fresh count; one that keeps dying waits longer each time.
           if (Date.now() - startedAt > STABLE_AFTER_MS) failures.set(p.name, 0);
@@ -215,7 +257,9 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
       createInterface({ input: child.stdout }).on('line', (line) => {
         // Each line says which process wrote it.
         output(line.startsWith('{') ? `{"process":"${p.name}",${line.slice(1)}` : line);
-        if (!seen && isListening(line)) {
+      });
+      child.on('message', (message: { type?: unknown }) => {
+        if (!seen && message?.type === 'ready') {
           seen = true;
           ready();
         }

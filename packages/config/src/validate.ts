@@ -17,10 +17,13 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
   readonly code = 'config_invalid';
   readonly issues: readonly ConfigIssue[];
+  /** The file (or name) the configuration came from. */
+  readonly source: string;
 
   constructor(source: string, issues: readonly ConfigIssue[]) {
     super(`invalid configuration in ${source}:\n${issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n')}`);
     this.issues = issues;
+    this.source = source;
   }
 }
 

@@ -15,6 +15,10 @@ import { toServiceError } from './errors.js';
 import { channelOptions, REQUEST_ID_KEY } from './options.js';
 import { upstreamMetadata } from './upstream-time.js';
 
+// grpc-js writes its own "E …" lines to stderr (a port already taken, for one) beside what the
+// gateway logs and says about the same failure; GRPC_VERBOSITY turns them back on for debugging.
+if (process.env.GRPC_VERBOSITY === undefined) grpc.setLogVerbosity(grpc.logVerbosity.NONE);
+
 /** A dependency probe: resolves while the dependency is usable. */
 export type ReadinessCheck = () => Promise<void>;
 
@@ -243,12 +247,23 @@ export class GrpcServer {
     return toServiceError(gatewayError);
   }
 
-  /** Binds and starts; `address` is host:port (port 0 picks a free one). Resolves to the port. */
+  /**
+   * Binds and starts; `address` is host:port (port 0 picks a free one). Resolves to the port. A
+   * port already taken fails like Node's own listen (code EADDRINUSE, with `port`), so callers
+   * can say which one.
+   */
   async listen(address: string): Promise<number> {
     return new Promise((resolve, reject) => {
       this.#server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, port) => {
-        if (error) reject(error);
-        else resolve(port);
+        if (!error) return resolve(port);
+        if (!/EADDRINUSE/.test(error.message)) return reject(error);
+        const taken = Number(address.slice(address.lastIndexOf(':') + 1));
+        reject(
+          Object.assign(new Error(`listen EADDRINUSE: address already in use ${address}`, { cause: error }), {
+            code: 'EADDRINUSE',
+            port: taken,
+          }),
+        );
       });
     });
   }

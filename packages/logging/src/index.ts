@@ -75,9 +75,13 @@ export function logFormatOf(env: Readonly<Record<string, string | undefined>> = 
   throw new Error(`LOG_FORMAT must be json or pretty, not "${env.LOG_FORMAT}"`);
 }
 
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const level = options.level ?? (process.env.LOG_LEVEL?.trim() || 'info');
+  if (!LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LEVELS.join(', ')}, not "${level}"`);
   const config: LoggerOptions = {
-    level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+    level,
     redact: { paths: [...redactPaths], censor: '[redacted]' },
     base: options.name ? { service: options.name } : {},
     timestamp: pino.stdTimeFunctions.isoTime,

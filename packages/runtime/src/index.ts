@@ -110,6 +110,9 @@ export function closeOnSignal(logger: Logger, close: () => Promise<void>): void 
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Started by a supervisor (gateway start --separate) over an IPC channel: when it is gone, even
+  // killed outright, its children stop too rather than run on as orphans.
+  if (process.connected) process.once('disconnect', () => onSignal('SIGTERM'));
 }
 
 /** A served group as the chat and video services describe it to the edge. */
@@ -279,6 +282,8 @@ export async function runAlone(name: ServiceName, env: Env, start: (context: Pro
     await service.close();
     await closeBus();
   });
+  // A supervisor learns the process is serving from this message, whatever LOG_LEVEL hides.
+  process.send?.({ type: 'ready', service: name, port: service.port });
 }
 
 export {
