@@ -6,6 +6,8 @@ import { parseConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
 import { createLogger } from '@gateway/logging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Type from 'typebox';
+import { Compile } from 'typebox/compile';
 import { parse } from 'yaml';
 
 // The container side of deployment: the Dockerfile, .dockerignore, docker-compose.yml,
@@ -24,6 +26,7 @@ interface Healthcheck {
 
 interface ComposeService {
   image?: string;
+  pull_policy?: string;
   build?: string | { context?: string; dockerfile?: string };
   command?: string[] | string;
   environment?: Record<string, string | number | boolean | null> | string[];
@@ -71,6 +74,79 @@ function credentialVariables(): string[] {
   // The demo provider names none.
   return [...new Set(config.groups.flatMap((g) => g.deployments.map((d) => d.apiKeyEnv)))].filter(Boolean).sort();
 }
+
+/** Each mode's credential variables in the shipped configuration. */
+function credentialVariablesByMode(): { chat: string[]; video: string[] } {
+  const config = parseConfig(read('gateway.example.yaml'), 'gateway.example.yaml');
+  const of = (mode: string) =>
+    [...new Set(config.groups.filter((g) => g.mode === mode).flatMap((g) => g.deployments.map((d) => d.apiKeyEnv)))].filter(Boolean).sort();
+  return { chat: of('chat'), video: of('video') };
+}
+
+/** What compose needs from .env to start at all. */
+const REQUIRED = { ADMIN_TOKEN: 'compose-test-token' };
+
+/** Compose's variable interpolation: ${VAR}, ${VAR:-default}, ${VAR:?error}. */
+function interpolate(text: string, env: Record<string, string>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::([-?])([^}]*))?\}/g, (_match, name: string, op?: string, arg?: string) => {
+    const value = env[name];
+    if (value !== undefined && value !== '') return value;
+    if (op === '?') throw new Error(arg ?? `${name} is required`);
+    return op === '-' ? (arg ?? '') : '';
+  });
+}
+
+// The parts of the Compose specification (compose-spec.io) this file uses, strictly: the real
+// schema allows much more, and a key outside this subset is worth a look before it ships.
+const Str = Type.String();
+const StringList = Type.Union([Str, Type.Array(Str)]);
+const ComposeSubsetSchema = Type.Object(
+  {
+    name: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]*$' }),
+    services: Type.Record(
+      Type.String({ pattern: '^[a-zA-Z0-9._-]+$' }),
+      Type.Object(
+        {
+          image: Str,
+          build: Type.Optional(
+            Type.Union([Str, Type.Object({ context: Str, dockerfile: Type.Optional(Str) }, { additionalProperties: false })]),
+          ),
+          pull_policy: Type.Optional(Type.Enum(['always', 'never', 'missing', 'build', 'daily', 'weekly'])),
+          restart: Type.Optional(Type.Enum(['no', 'always', 'on-failure', 'unless-stopped'])),
+          command: Type.Optional(StringList),
+          environment: Type.Optional(Type.Record(Str, Type.Union([Str, Type.Number(), Type.Boolean(), Type.Null()]))),
+          volumes: Type.Optional(Type.Array(Type.String({ pattern: '^[^:]+:/[^:]*(:(ro|rw))?$' }))),
+          ports: Type.Optional(Type.Array(Type.String({ pattern: '^(\\$\\{[A-Z_]+(:-[0-9.]+)?\\}:|[0-9.]+:)?[0-9]+:[0-9]+$' }))),
+          healthcheck: Type.Optional(
+            Type.Object(
+              {
+                test: Type.Array(Str, { minItems: 2 }),
+                interval: Type.Optional(Type.String({ pattern: '^[0-9]+(ms|s|m)$' })),
+                timeout: Type.Optional(Type.String({ pattern: '^[0-9]+(ms|s|m)$' })),
+                start_period: Type.Optional(Type.String({ pattern: '^[0-9]+(ms|s|m)$' })),
+                retries: Type.Optional(Type.Integer({ minimum: 1 })),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+          depends_on: Type.Optional(
+            Type.Record(
+              Str,
+              Type.Object(
+                { condition: Type.Enum(['service_started', 'service_healthy', 'service_completed_successfully']) },
+                { additionalProperties: false },
+              ),
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    volumes: Type.Optional(Type.Record(Str, Type.Union([Type.Null(), Type.Object({})]))),
+  },
+  { additionalProperties: false },
+);
+const composeSubset = Compile(ComposeSubsetSchema);
 
 /** The .dockerignore patterns, comments and blank lines left out. */
 function dotdockerignore(): string[] {
@@ -196,20 +272,29 @@ describe('docker-compose.yml', () => {
     expect(nats.volumes?.length ?? 0, 'JetStream keeps its streams in a volume').toBeGreaterThan(0);
   });
 
-  it('builds the four services from the one image and picks each by command', () => {
+  it('builds the one image once, by accounting, and runs it for all four, each picked by command', () => {
+    const image = service(compose, 'accounting').image;
+    expect(service(compose, 'accounting').build).toBeDefined();
     for (const name of GATEWAY_SERVICES) {
       const s = service(compose, name);
-      expect(s.build, name).toBeDefined();
-      expect(s.image, name).toBe(service(compose, 'edge').image);
+      expect(s.image, name).toBe(image);
       expect(words(s.command), name).toEqual(['start', '--service', name]);
+      if (name === 'accounting') continue;
+      // Not built again, and never looked for in a registry.
+      expect(s.build, name).toBeUndefined();
+      expect(s.pull_policy, name).toBe('never');
+      expect(Object.keys(s.depends_on ?? {}), `${name} starts after the service that builds the image`).toContain('accounting');
     }
   });
 
-  it('publishes the edge on 4000 and nothing else', () => {
-    const ports = (service(compose, 'edge').ports ?? []).map((p) =>
-      typeof p === 'object' ? `${p.published ?? ''}:${p.target}` : String(p),
-    );
-    expect(ports).toContain('4000:4000');
+  it('publishes the edge on 127.0.0.1:4000 unless told otherwise, and nothing else at all', () => {
+    const published = (env: Record<string, string>) =>
+      (service(compose, 'edge').ports ?? []).map((p) =>
+        interpolate(typeof p === 'object' ? `${p.published ?? ''}:${p.target}` : String(p), env),
+      );
+    expect(published(REQUIRED)).toEqual(['127.0.0.1:4000:4000']);
+    expect(published({ ...REQUIRED, GATEWAY_PUBLISH_ADDRESS: '0.0.0.0' })).toEqual(['0.0.0.0:4000:4000']);
+    // Metrics (9464) and gRPC stay on the compose network.
     for (const name of ['accounting', 'chat', 'video', 'mongo', 'nats']) expect(service(compose, name).ports, name).toBeUndefined();
   });
 
@@ -274,14 +359,55 @@ describe('docker-compose.yml', () => {
       expect(edge[`${name.toUpperCase()}_ADDRESS`]).toMatch(new RegExp(`${name}:${port}$`));
   });
 
-  it('takes credentials and ADMIN_TOKEN from the .env file, not from the compose file', () => {
+  it('gives each service only the variables it uses: credentials to chat and video by mode, ADMIN_TOKEN to the edge', () => {
+    const needed = credentialVariablesByMode();
+    const own: Record<string, string[]> = { accounting: [], chat: needed.chat, video: needed.video, edge: ['ADMIN_TOKEN'] };
+    const secrets = ['ADMIN_TOKEN', ...credentialVariables()];
     for (const name of GATEWAY_SERVICES) {
       const s = service(compose, name);
-      const files = (Array.isArray(s.env_file) ? s.env_file : [s.env_file]).map((f) => (typeof f === 'object' ? f.path : f));
-      expect(files, name).toContain('.env');
+      // No env_file: it would hand every variable of .env to every service.
+      expect(s.env_file, name).toBeUndefined();
       const env = environment(s);
-      for (const variable of ['ADMIN_TOKEN', ...credentialVariables()]) expect(env[variable], `${name} ${variable}`).toBeUndefined();
+      expect(secrets.filter((v) => v in env).sort(), name).toEqual([...(own[name] ?? [])].sort());
+      // Values come from .env by interpolation, never written here.
+      for (const variable of own[name] ?? [])
+        expect(env[variable], `${name} ${variable}`).toMatch(new RegExp(`^\\$\\{${variable}(:[-?].*)?\\}$`));
     }
+    // Without ADMIN_TOKEN compose refuses to start rather than run with the admin API off.
+    expect(() => interpolate(environment(service(compose, 'edge')).ADMIN_TOKEN ?? '', {})).toThrow(/set ADMIN_TOKEN in \.env/);
+  });
+
+  it('states the Compose version it needs, and fits the parts of the Compose specification it uses', () => {
+    expect(read('docker-compose.yml')).toMatch(/^# Requires Docker Compose v2\.20\.0 or later/m);
+    const raw = parse(read('docker-compose.yml'), { merge: true }) as Record<string, unknown>;
+    // Extension fields (x-…) are compose's own anchors; the rest must fit the subset schema.
+    const checked = Object.fromEntries(Object.entries(raw).filter(([key]) => !key.startsWith('x-')));
+    const errors = [...composeSubset.Errors(checked)].map((e) => `${e.instancePath} ${e.message}`);
+    expect(errors).toEqual([]);
+    // The subset is strict: a misspelt key is caught.
+    const misspelt = { ...checked, services: { edge: { image: 'x', enviroment: {} } } };
+    expect(composeSubset.Check(misspelt)).toBe(false);
+  });
+
+  it('passes `docker compose config` where the Compose plugin is installed (skipped here otherwise, said so)', async (context) => {
+    const version = await new Promise<string | undefined>((resolve) => {
+      execFile('docker', ['compose', 'version', '--short'], (error, stdout) => resolve(error ? undefined : stdout.trim()));
+    });
+    if (!version) {
+      context.skip('no docker compose plugin on this machine; the subset schema above is the check');
+      return;
+    }
+    const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+    expect(major > 2 || (major === 2 && minor >= 20), `docker compose ${version} is older than 2.20.0`).toBe(true);
+    const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        'docker',
+        ['compose', '-f', `${root}docker-compose.yml`, 'config', '-q'],
+        { env: { ...process.env, ...REQUIRED } },
+        (error, _stdout, stderr) => resolve({ code: error ? 1 : 0, stderr }),
+      );
+    });
+    expect(result, result.stderr).toMatchObject({ code: 0 });
   });
 });
 

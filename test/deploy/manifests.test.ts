@@ -1,6 +1,7 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '@gateway/config';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKustomize, render, type KubeObject, type KustomizeCommand } from './kustomize.js';
 
 // Renders deploy/base and both overlays with a real kustomize and checks what the cluster would
@@ -100,13 +101,33 @@ interface ServiceAccount extends KubeObject {
   automountServiceAccountToken?: boolean;
 }
 
+interface HpaMetric {
+  type: string;
+  resource?: { name: string };
+  pods?: { metric: { name: string }; target: { type: string; averageValue?: string } };
+}
+
 interface HorizontalPodAutoscaler extends KubeObject {
   spec: {
     scaleTargetRef: { apiVersion: string; kind: string; name: string };
     minReplicas?: number;
     maxReplicas: number;
-    metrics?: unknown[];
+    metrics?: HpaMetric[];
   };
+}
+
+interface StatefulSet extends KubeObject {
+  spec: { replicas?: number; template: { metadata: { labels: Labels }; spec: PodSpec } };
+}
+
+interface IngressPath {
+  path: string;
+  pathType: string;
+  backend: { service: { name: string; port: { name?: string; number?: number } } };
+}
+
+interface Ingress extends KubeObject {
+  spec: { rules: { host?: string; http: { paths: IngressPath[] } }[] };
 }
 
 interface LabelSelector {
@@ -222,14 +243,23 @@ function rulesFor(objects: readonly KubeObject[], labels: Labels, port: number):
 }
 
 let kustomize: KustomizeCommand;
-const rendered: Record<'base' | 'dev' | 'prod', KubeObject[]> = { base: [], dev: [], prod: [] };
+const rendered: Record<'base' | 'dev' | 'prod' | 'requestRate', KubeObject[]> = { base: [], dev: [], prod: [], requestRate: [] };
+/** An overlay adding the optional request-rate component to prod, made for the test (kustomize wants relative roots). */
+const requestRateDir = fileURLToPath(new URL('./.render-request-rate/', import.meta.url));
 
 beforeAll(() => {
   kustomize = findKustomize();
   rendered.base = render(kustomize, `${deployDir}base`);
   rendered.dev = render(kustomize, `${deployDir}overlays/dev`);
   rendered.prod = render(kustomize, `${deployDir}overlays/prod`);
+  mkdirSync(requestRateDir, { recursive: true });
+  writeFileSync(
+    `${requestRateDir}kustomization.yaml`,
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../../../deploy/overlays/prod\ncomponents:\n  - ../../../deploy/components/hpa-request-rate\n',
+  );
+  rendered.requestRate = render(kustomize, requestRateDir);
 });
+afterAll(() => rmSync(requestRateDir, { recursive: true, force: true }));
 
 describe('deploy/base', () => {
   it('renders without a namespace and without any Secret', () => {
@@ -434,26 +464,54 @@ describe.each([
     }
   });
 
-  it('lets traffic into the edge on 4000, and Prometheus to every metrics port', () => {
-    expect(rulesFor(objects(), podLabels(objects(), 'edge'), 4000).length).toBeGreaterThan(0);
-    for (const name of GRPC_NAMES) {
-      expect(rulesFor(objects(), podLabels(objects(), name), 9464).length, `${name} metrics`).toBeGreaterThan(0);
+  it('lets traffic into the edge on 4000, and only the monitoring namespace to any metrics port (the edge’s too)', () => {
+    const edgeRules = rulesFor(objects(), podLabels(objects(), 'edge'), 4000);
+    expect(edgeRules.length).toBeGreaterThan(0);
+    for (const name of ALL_SERVICES) {
+      const rules = rulesFor(objects(), podLabels(objects(), name), 9464);
+      expect(rules.length, `${name} metrics`).toBeGreaterThan(0);
+      for (const rule of rules) {
+        // Every rule opening 9464 names its peers, and each is the monitoring namespace.
+        expect(rule.from?.length, `${name}: 9464 open to everyone`).toBeGreaterThan(0);
+        for (const peer of rule.from ?? []) {
+          expect(peer.namespaceSelector?.matchLabels, name).toEqual({ 'kubernetes.io/metadata.name': 'monitoring' });
+          expect(peer.podSelector, name).toBeUndefined();
+        }
+      }
     }
+    // The rule opening the edge's public port does not also open its metrics port.
+    for (const rule of edgeRules) expect(rule.ports?.map((p) => p.port)).toEqual([4000]);
   });
 
-  it('marks every pod for Prometheus scraping on a port the container exposes', () => {
+  it('marks every pod for Prometheus scraping on its metrics port, 9464 (METRICS_PORT), the edge’s off its public port', () => {
     for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
       const annotations = deployment.spec.template.metadata.annotations ?? {};
       const name = deployment.metadata.name;
       expect(annotations['prometheus.io/scrape'], name).toBe('true');
       expect(annotations['prometheus.io/path'], name).toBe('/metrics');
-      const ports = container(deployment).ports?.map((p) => p.containerPort) ?? [];
-      expect(ports, name).toContain(Number(annotations['prometheus.io/port']));
+      expect(annotations['prometheus.io/port'], name).toBe('9464');
+      const c = container(deployment);
+      expect(c.ports?.find((p) => p.name === 'metrics')?.containerPort, name).toBe(9464);
+      expect(envValue(c, 'METRICS_PORT'), name).toBe('9464');
     }
-    for (const name of GRPC_NAMES) {
-      const c = container(named<Deployment>(objects(), 'Deployment', name));
-      expect(c.ports?.find((p) => p.name === 'metrics')?.containerPort).toBe(9464);
-      expect(envValue(c, 'METRICS_PORT')).toBe('9464');
+  });
+
+  it('sets no replicas on a Deployment an autoscaler owns (an apply would reset the count)', () => {
+    const owned = new Set(ofKind<HorizontalPodAutoscaler>(objects(), 'HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name));
+    expect([...owned].sort()).toEqual([...AUTOSCALED].sort());
+    for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
+      if (owned.has(deployment.metadata.name)) expect(deployment.spec.replicas, deployment.metadata.name).toBeUndefined();
+      else expect(deployment.spec.replicas, deployment.metadata.name).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it('autoscales on CPU by default', () => {
+    for (const name of AUTOSCALED) {
+      const metrics = named<HorizontalPodAutoscaler>(objects(), 'HorizontalPodAutoscaler', name).spec.metrics ?? [];
+      expect(
+        metrics.map((m) => `${m.type}/${m.resource?.name ?? m.pods?.metric.name}`),
+        name,
+      ).toEqual(['Resource/cpu']);
     }
   });
 
@@ -519,23 +577,55 @@ describe.each([
       expect([...referenced].sort()).toEqual([...SECRET_NAMES].sort());
     });
 
-    it('pins the image tag and runs more replicas within wider autoscaling bounds than dev', () => {
+    it('pins the image tag, and runs more replicas within wider autoscaling bounds than dev', () => {
       for (const deployment of ofKind<Deployment>(objects(), 'Deployment')) {
         const image = container(deployment).image;
         const tag = image.slice(image.lastIndexOf(':') + 1);
         expect(tag, image).toMatch(/^v?\d+\.\d+\.\d+/);
-        const devReplicas = named<Deployment>(rendered.dev, 'Deployment', deployment.metadata.name).spec.replicas ?? 1;
-        expect(deployment.spec.replicas ?? 1, deployment.metadata.name).toBeGreaterThanOrEqual(2);
-        expect(deployment.spec.replicas ?? 1).toBeGreaterThan(devReplicas);
       }
+      const accounting = named<Deployment>(objects(), 'Deployment', 'accounting').spec.replicas ?? 1;
+      expect(accounting).toBeGreaterThanOrEqual(2);
+      expect(accounting).toBeGreaterThan(named<Deployment>(rendered.dev, 'Deployment', 'accounting').spec.replicas ?? 1);
       for (const name of AUTOSCALED) {
         const prod = named<HorizontalPodAutoscaler>(objects(), 'HorizontalPodAutoscaler', name).spec;
         const dev = named<HorizontalPodAutoscaler>(rendered.dev, 'HorizontalPodAutoscaler', name).spec;
         expect(prod.minReplicas ?? 1, name).toBeGreaterThanOrEqual(2);
         expect(prod.maxReplicas, name).toBeGreaterThan(dev.maxReplicas);
-        // The Deployment starts where its autoscaler's floor is.
-        expect(named<Deployment>(objects(), 'Deployment', name).spec.replicas).toBe(prod.minReplicas);
       }
+    });
+
+    it('has an example Ingress that routes /v1 and the health probes to the edge, and nothing else', () => {
+      const [ingress, ...others] = ofKind<Ingress>(objects(), 'Ingress');
+      expect(others).toEqual([]);
+      const paths = (ingress?.spec.rules ?? []).flatMap((r) => r.http.paths);
+      expect(paths.map((p) => `${p.pathType} ${p.path}`).sort()).toEqual([
+        'Exact /health/liveness',
+        'Exact /health/readiness',
+        'Prefix /v1',
+      ]);
+      for (const path of paths) expect(path.backend.service).toEqual({ name: 'edge', port: { name: 'http' } });
+      const edgeService = named<Service>(objects(), 'Service', 'edge');
+      expect(edgeService.spec.ports.find((p) => p.name === 'http')?.targetPort).toBe('http');
+    });
+
+    it('can also scale edge and chat on request rate, with the hpa-request-rate component and prometheus-adapter', async () => {
+      const rules = (await import('yaml')).parse(
+        (await import('node:fs')).readFileSync(`${deployDir}components/hpa-request-rate/prometheus-adapter-rules.yaml`, 'utf8'),
+      ) as { rules: { custom: { name: { as: string } }[] } };
+      const served = rules.rules.custom.map((r) => r.name.as);
+      for (const [name, metric] of [
+        ['edge', 'gateway_http_requests_per_second'],
+        ['chat', 'gateway_grpc_server_handled_per_second'],
+      ] as const) {
+        const metrics = named<HorizontalPodAutoscaler>(rendered.requestRate, 'HorizontalPodAutoscaler', name).spec.metrics ?? [];
+        expect(
+          metrics.map((m) => m.type),
+          name,
+        ).toEqual(['Resource', 'Pods']);
+        expect(metrics[1]?.pods?.metric.name, name).toBe(metric);
+        expect(served, `prometheus-adapter serves ${metric}`).toContain(metric);
+      }
+      expect(named<HorizontalPodAutoscaler>(rendered.requestRate, 'HorizontalPodAutoscaler', 'video').spec.metrics).toHaveLength(1);
     });
 
     it('gives prod containers more resources than dev', () => {
@@ -549,14 +639,50 @@ describe.each([
       }
     });
   } else {
-    it('runs one replica of each service, autoscaling to two at most', () => {
-      for (const deployment of ofKind<Deployment>(objects(), 'Deployment'))
-        expect(deployment.spec.replicas, deployment.metadata.name).toBe(1);
+    it('runs one replica of accounting, and autoscales the others from one to two at most', () => {
+      expect(named<Deployment>(objects(), 'Deployment', 'accounting').spec.replicas).toBe(1);
       for (const name of AUTOSCALED) {
         const hpa = named<HorizontalPodAutoscaler>(objects(), 'HorizontalPodAutoscaler', name).spec;
         expect(hpa.minReplicas).toBe(1);
         expect(hpa.maxReplicas).toBeLessThanOrEqual(2);
       }
+    });
+
+    it('runs NATS with JetStream and MongoDB in the namespace, where NATS_URL and MONGODB_URI point', () => {
+      const sets = ofKind<StatefulSet>(objects(), 'StatefulSet');
+      expect(sets.map((s) => s.metadata.name).sort()).toEqual(['mongodb', 'nats']);
+      const nats = named<StatefulSet>(objects(), 'StatefulSet', 'nats').spec.template.spec.containers[0];
+      expect(nats?.args).toEqual(expect.arrayContaining(['-js']));
+      expect(named<Service>(objects(), 'Service', 'nats').spec.ports.map((p) => p.port)).toEqual([4222]);
+      expect(named<Service>(objects(), 'Service', 'mongodb').spec.ports.map((p) => p.port)).toEqual([27017]);
+      const env = ofKind<ConfigMap>(objects(), 'ConfigMap').find((c) => c.metadata.name.startsWith('gateway-env-'));
+      expect(env?.data?.NATS_URL).toBe('nats://nats:4222');
+      const mongo = ofKind<Secret>(objects(), 'Secret').find((c) => c.metadata.name.startsWith('gateway-mongodb-'));
+      expect(Buffer.from(mongo?.data?.MONGODB_URI ?? '', 'base64').toString()).toMatch(/^mongodb:\/\/mongodb:27017\//);
+      // They meet the namespace's restricted Pod Security Standard too.
+      for (const set of sets) {
+        const pod = set.spec.template.spec;
+        expect(pod.securityContext?.runAsNonRoot, set.metadata.name).toBe(true);
+        expect(pod.securityContext?.seccompProfile?.type, set.metadata.name).toBe('RuntimeDefault');
+        for (const c of pod.containers) {
+          expect(c.securityContext?.allowPrivilegeEscalation, c.name).toBe(false);
+          expect(c.securityContext?.capabilities?.drop, c.name).toEqual(['ALL']);
+        }
+      }
+      // Only the gateway reaches them: NATS from every service, MongoDB from accounting and video.
+      const reach = (labels: Labels, port: number) =>
+        ALL_SERVICES.filter((caller) =>
+          rulesFor(objects(), labels, port).some((r) =>
+            (r.from ?? []).some((peer) => selects(peer.podSelector ?? {}, podLabels(objects(), caller))),
+          ),
+        ).sort();
+      expect(reach(named<StatefulSet>(objects(), 'StatefulSet', 'nats').spec.template.metadata.labels, 4222)).toEqual(
+        [...ALL_SERVICES].sort(),
+      );
+      expect(reach(named<StatefulSet>(objects(), 'StatefulSet', 'mongodb').spec.template.metadata.labels, 27017)).toEqual([
+        'accounting',
+        'video',
+      ]);
     });
 
     it('generates only placeholder Secrets, and every Secret the pods use', () => {
