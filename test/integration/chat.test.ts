@@ -408,12 +408,12 @@ describe('upstream failures', () => {
   });
 
   it('pass a request the upstream refuses back as 400 with its reason', async () => {
-    // The gateway passes `stop` through; this upstream checks its type itself.
+    // The gateway checks logit_bias's shape; which token ids exist only the upstream knows.
     const error = await client.chat.completions
-      .create({ model: 'plain', messages: user('x'), stop: 5 as unknown as string })
+      .create({ model: 'plain', messages: user('x'), logit_bias: { '999999': 5 } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((error as Error).message).toContain("Invalid type for 'stop'");
+    expect((error as Error).message).toContain("Invalid key in 'logit_bias': 999999 is not a valid token ID");
     // Not retried: another deployment would refuse it alike.
     expect(plainA.requests.length + plainB.requests.length).toBe(1);
   });

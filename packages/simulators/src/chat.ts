@@ -245,6 +245,12 @@ export class ChatSimulator {
         return 'reasoning_effort must be high or max';
       }
     }
+    // Like OpenAI: a logit_bias key must be a token id of the model's vocabulary.
+    const bias = body.logit_bias;
+    if (bias !== null && typeof bias === 'object') {
+      const bad = Object.keys(bias).find((id) => Number(id) > 200_000);
+      if (bad !== undefined) return `Invalid key in 'logit_bias': ${bad} is not a valid token ID.`;
+    }
     const stop = body.stop;
     if (stop !== undefined && stop !== null && typeof stop !== 'string' && !Array.isArray(stop))
       return "Invalid type for 'stop': expected a string or an array of strings.";

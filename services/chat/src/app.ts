@@ -1,4 +1,4 @@
-import { servedGroups, type ChatGroupConfig } from '@gateway/config';
+import { ConfigError, servedGroups, unknownProviders, type ChatGroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { GrpcServer, type CallInfo } from '@gateway/grpc';
 import {
@@ -34,15 +34,9 @@ const COMPLETION_ID = /^chatcmpl-[A-Za-z0-9]{8,64}$/;
 export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   const { config, bus, logger, env } = deps;
   const chatGroups = config.groups.filter((g): g is ChatGroupConfig => g.mode === 'chat');
-  for (const group of chatGroups) {
-    group.deployments.forEach((deployment, i) => {
-      if (!chatProviders.has(deployment.provider)) {
-        throw new Error(
-          `${group.path}.deployments[${i}].provider: unknown chat provider "${deployment.provider}" (known: ${[...chatProviders.keys()].join(', ')})`,
-        );
-      }
-    });
-  }
+  // A provider name no folder here implements is a configuration error, said like one.
+  const unknown = unknownProviders(config, 'chat', chatProviders);
+  if (unknown.length > 0) throw new ConfigError(config.source, unknown);
   const groupsById = new Map(chatGroups.map((g) => [g.id, g]));
   const router = new Router(config.router, groupsById, env);
   const http = new UpstreamClient(env);

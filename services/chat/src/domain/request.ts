@@ -1,5 +1,6 @@
 import type { ChatGroupConfig, ReasoningEffort } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
+import { chatRequestChecker, paramOf, shapeProblem } from './schema.js';
 
 // Validation of a chat request against the group it addresses. Rules the specification states
 // are enforced with a 422 naming the field; parameters it does not know are kept here and left
@@ -79,8 +80,35 @@ function tokenLimit(body: JsonObject, field: string, group: ChatGroupConfig): vo
   if (value > group.maxOutputTokens) throw invalid(field, `must be at most ${group.maxOutputTokens} for model '${group.id}'.`);
 }
 
+/** The schema's first complaint, as the caller is told it. */
+function schemaError(body: JsonObject): GatewayError {
+  for (const error of chatRequestChecker.Errors(body)) {
+    const param = paramOf(error.instancePath) || 'body';
+    const params = error.params as Record<string, unknown>;
+    let message = `${error.message}.`;
+    if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) message = `must be one of ${params.allowedValues.join(', ')}.`;
+    if (error.keyword === 'required' && Array.isArray(params.requiredProperties)) {
+      const missing = params.requiredProperties.map(String).find((name) => !Object.hasOwn(valueAt(body, error.instancePath) ?? {}, name));
+      return invalid(missing ? (param === 'body' ? missing : `${param}.${missing}`) : param, 'is required.');
+    }
+    return invalid(param, message);
+  }
+  return new GatewayError('invalid_request', { message: 'The request body does not match the chat completions schema.' });
+}
+
+function valueAt(body: JsonObject, instancePath: string): JsonObject | undefined {
+  let at: unknown = body;
+  for (const part of instancePath.split('/').filter(Boolean))
+    at = isObject(at) || Array.isArray(at) ? (at as Record<string, unknown>)[part] : undefined;
+  return isObject(at) ? at : undefined;
+}
+
 export function validateChatRequest(body: unknown, group: ChatGroupConfig): ChatRequest {
   if (!isObject(body)) throw new GatewayError('invalid_request', { message: 'The request body must be a JSON object.' });
+  // Depth and finiteness first (no schema states them), then every documented field's type and range.
+  const problem = shapeProblem(body);
+  if (problem) throw invalid(problem.path || 'body', problem.message);
+  if (!chatRequestChecker.Check(body)) throw schemaError(body);
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) throw invalid('messages', 'must be a non-empty array.');
   let hasImages = false;

@@ -10,7 +10,8 @@ export function buildUpstreamBody(provider: ChatProvider, request: ChatRequest, 
   });
   for (const [name, value] of Object.entries(request.body)) {
     if (name === 'model' || name === 'messages' || value === undefined) continue;
-    const rule = provider.params[name];
+    // Own keys only: a caller's "toString" or "constructor" must not find Object.prototype's.
+    const rule = Object.hasOwn(provider.params, name) ? provider.params[name] : undefined;
     if (rule === undefined) continue;
     if (rule === true) body[name] = value;
     else if (typeof rule === 'function') Object.assign(body, rule(value, request, context));

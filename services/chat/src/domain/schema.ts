@@ -1,0 +1,123 @@
+import Type from 'typebox';
+import { Compile } from 'typebox/compile';
+
+// The documented OpenAI chat fields, typed and bounded, checked by one compiled schema (fields it
+// does not name pass, and each provider's parameter map drops what its upstream does not take).
+// Bounds keep one request from costing the gateway or an upstream out of proportion; they are
+// documented in the README ("POST /v1/chat/completions": limits).
+
+export const CHAT_LIMITS = {
+  messages: 4096,
+  contentParts: 256,
+  tools: 128,
+  stop: 4,
+  logitBias: 1024,
+  /** Objects and arrays inside one another, anywhere in the body (tool schemas included). */
+  depth: 64,
+  name: 256,
+  user: 512,
+} as const;
+
+const Finite = (options: { minimum?: number; maximum?: number } = {}) => Type.Number(options);
+const Int = (options: { minimum?: number; maximum?: number } = {}) => Type.Integer(options);
+const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const ContentPart = Type.Object({ type: Type.String() });
+const Message = Type.Object({
+  role: Type.String(),
+  content: Type.Optional(Nullable(Type.Union([Type.String(), Type.Array(ContentPart, { maxItems: CHAT_LIMITS.contentParts })]))),
+  name: Type.Optional(Type.String({ maxLength: CHAT_LIMITS.name })),
+  tool_call_id: Type.Optional(Type.String({ maxLength: CHAT_LIMITS.name })),
+  tool_calls: Type.Optional(Nullable(Type.Array(Type.Object({}), { maxItems: CHAT_LIMITS.tools }))),
+});
+
+const FunctionTool = Type.Object({
+  type: Type.Literal('function'),
+  function: Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+    description: Type.Optional(Type.String()),
+    parameters: Type.Optional(Type.Object({})),
+    strict: Type.Optional(Nullable(Type.Boolean())),
+  }),
+});
+
+const ToolChoice = Type.Union([
+  Type.Enum(['none', 'auto', 'required']),
+  Type.Object({ type: Type.Literal('function'), function: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) }) }),
+]);
+
+const ResponseFormat = Type.Union([
+  Type.Object({ type: Type.Enum(['text', 'json_object']) }),
+  Type.Object({
+    type: Type.Literal('json_schema'),
+    json_schema: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }), schema: Type.Optional(Type.Object({})) }),
+  }),
+]);
+
+export const ChatRequestSchema = Type.Object({
+  // The edge has resolved it already; here it is only checked for type.
+  model: Type.Optional(Type.String({ minLength: 1 })),
+  messages: Type.Array(Message, { minItems: 1, maxItems: CHAT_LIMITS.messages }),
+  stream: Type.Optional(Nullable(Type.Boolean())),
+  stream_options: Type.Optional(Nullable(Type.Object({ include_usage: Type.Optional(Nullable(Type.Boolean())) }))),
+  temperature: Type.Optional(Nullable(Finite({ minimum: 0, maximum: 2 }))),
+  top_p: Type.Optional(Nullable(Finite({ minimum: 0, maximum: 1 }))),
+  n: Type.Optional(Nullable(Int({ minimum: 1, maximum: 128 }))),
+  stop: Type.Optional(Nullable(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: CHAT_LIMITS.stop })]))),
+  max_tokens: Type.Optional(Nullable(Int({ minimum: 1 }))),
+  max_completion_tokens: Type.Optional(Nullable(Int({ minimum: 1 }))),
+  presence_penalty: Type.Optional(Nullable(Finite({ minimum: -2, maximum: 2 }))),
+  frequency_penalty: Type.Optional(Nullable(Finite({ minimum: -2, maximum: 2 }))),
+  logit_bias: Type.Optional(
+    Nullable(
+      Type.Record(Type.String({ pattern: '^[0-9]+$' }), Finite({ minimum: -100, maximum: 100 }), {
+        maxProperties: CHAT_LIMITS.logitBias,
+        additionalProperties: false,
+      }),
+    ),
+  ),
+  logprobs: Type.Optional(Nullable(Type.Boolean())),
+  top_logprobs: Type.Optional(Nullable(Int({ minimum: 0, maximum: 20 }))),
+  user: Type.Optional(Type.String({ maxLength: CHAT_LIMITS.user })),
+  seed: Type.Optional(Nullable(Int({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }))),
+  tools: Type.Optional(Nullable(Type.Array(FunctionTool, { maxItems: CHAT_LIMITS.tools }))),
+  tool_choice: Type.Optional(Nullable(ToolChoice)),
+  parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
+  response_format: Type.Optional(Nullable(ResponseFormat)),
+  // OpenAI's levels and the specification's; a group without reasoning ignores a valid one.
+  reasoning_effort: Type.Optional(Nullable(Type.Enum(['none', 'minimal', 'low', 'medium', 'high', 'max']))),
+});
+
+export const chatRequestChecker = Compile(ChatRequestSchema);
+
+/**
+ * The first problem a walk of the parsed body finds that no schema states: nesting deeper than
+ * the limit, or a number that is not finite (JSON's 1e309 parses to Infinity). Iterative, so a
+ * hostile depth cannot overflow the stack here or later when the body is encoded.
+ */
+export function shapeProblem(body: unknown): { path: string; message: string } | undefined {
+  const stack: { value: unknown; depth: number; path: string }[] = [{ value: body, depth: 0, path: '' }];
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop() as { value: unknown; depth: number; path: string };
+    if (typeof value === 'number' && !Number.isFinite(value)) return { path, message: 'must be a finite number.' };
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= CHAT_LIMITS.depth) return { path, message: `nests objects and arrays more than ${CHAT_LIMITS.depth} deep.` };
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        stack.push({ value: item, depth: depth + 1, path: `${path}[${i}]` });
+      });
+    } else {
+      for (const [key, item] of Object.entries(value)) stack.push({ value: item, depth: depth + 1, path: path ? `${path}.${key}` : key });
+    }
+  }
+  return undefined;
+}
+
+/** `/messages/0/role` → `messages[0].role`, as `param` names fields. */
+export function paramOf(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce((out, part) => (/^\d+$/.test(part) ? `${out}[${part}]` : out ? `${out}.${part}` : part), '');
+}
