@@ -108,6 +108,21 @@ describe('a CLI failure is one line with what to do, and the documented exit cod
     expect(oneLine(started)).toMatch(
       /invalid configuration in .*bad\.yaml: groups\[0\]: .*, and 1 more problem \(gateway config check .*bad\.yaml lists every problem\)/,
     );
+    // A provider no folder implements: a configuration error at start and in config check, not a crash.
+    const typo = join(dir, 'typo.yaml');
+    await writeFile(
+      typo,
+      'groups:\n  - id: x\n    mode: chat\n    max_input_tokens: 10\n    max_output_tokens: 10\n    price: { input_per_mtok: 1, output_per_mtok: 1 }\n    deployments: [{ provider: opnai, model: m, api_base: "http://127.0.0.1:1", api_key_env: K }]\n',
+    );
+    const typoStart = await gateway(['start'], { ...quiet, GATEWAY_CONFIG: typo, PORT: '0' });
+    expect(typoStart.code).toBe(1);
+    expect(oneLine(typoStart)).toMatch(
+      /groups\[0\]\.deployments\[0\]\.provider: unknown chat provider "opnai" \(known: openai, deepseek, demo\)/,
+    );
+    const typoCheck = await gateway(['config', 'check', typo]);
+    expect(typoCheck.code).toBe(1);
+    expect(typoCheck.stdout).toContain('unknown chat provider "opnai"');
+
     const checked = await gateway(['config', 'check', bad]);
     expect(checked.code).toBe(1);
     oneLine(checked);

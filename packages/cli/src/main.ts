@@ -137,13 +137,21 @@ async function configCommand(args: string[]): Promise<void> {
   const flag = args.find((a) => a.startsWith('-'));
   if (flag) throw new UsageError(`config: unknown option '${flag}'`);
   if (command !== 'check' || extra.length > 0) throw new UsageError('config takes one command: check [FILE]');
-  const { loadConfig, servingReport } = await import('@gateway/config');
+  const { loadConfig, servingReport, unknownProviders } = await import('@gateway/config');
   let config: GatewayConfig;
   try {
     config = file ? await loadConfig(file) : (await resolveConfig(process.env)).config;
   } catch (error) {
     // The full report is what this command is for: every problem on stdout, then the one line.
     if (error instanceof ConfigError) out(error.message);
+    throw error;
+  }
+  // Provider names are known to the services (one folder each), so they are checked here too.
+  const [{ chatProviders }, { videoProviders }] = await Promise.all([import('@gateway/chat'), import('@gateway/video')]);
+  const unknown = [...unknownProviders(config, 'chat', chatProviders), ...unknownProviders(config, 'video', videoProviders)];
+  if (unknown.length > 0) {
+    const error = new ConfigError(config.source, unknown);
+    out(error.message);
     throw error;
   }
   const { served, unserved } = servingReport(config, process.env);

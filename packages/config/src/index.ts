@@ -1,10 +1,37 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from './validate.js';
-import { DEMO_PROVIDER, type DeploymentConfig, type GatewayConfig, type GroupConfig, type GroupMode } from './types.js';
+import { type ConfigIssue, DEMO_PROVIDER, type DeploymentConfig, type GatewayConfig, type GroupConfig, type GroupMode } from './types.js';
 
 export * from './types.js';
 export { ConfigError, parseConfig } from './validate.js';
+
+/**
+ * Deployments naming a provider the service of their mode does not have. The registries live in
+ * the services (one folder per provider); each service checks its own mode at start, and
+ * `gateway config check` checks both, so a typo is a configuration error, never a crash.
+ */
+export function unknownProviders(
+  config: GatewayConfig,
+  mode: GroupMode,
+  known: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+): ConfigIssue[] {
+  const names = [...known.keys()].join(', ');
+  return config.groups
+    .filter((group) => group.mode === mode)
+    .flatMap((group) =>
+      group.deployments.flatMap((deployment, i) =>
+        known.has(deployment.provider)
+          ? []
+          : [
+              {
+                path: `${group.path}.deployments[${i}].provider`,
+                message: `unknown ${mode} provider "${deployment.provider}" (known: ${names})`,
+              },
+            ],
+      ),
+    );
+}
 
 /** The example configuration shipped with the gateway: the specification's five groups. */
 export const exampleConfigPath = fileURLToPath(new URL('../../../gateway.example.yaml', import.meta.url));

@@ -113,6 +113,7 @@ export function closeOnSignal(logger: Logger, close: () => Promise<void>): void 
   // Started by a supervisor (gateway start --separate) over an IPC channel: when it is gone, even
   // killed outright, its children stop too rather than run on as orphans.
   if (process.connected) process.once('disconnect', () => onSignal('SIGTERM'));
+  else if (process.send !== undefined) onSignal('SIGTERM'); // its supervisor went while it started
 }
 
 /** A served group as the chat and video services describe it to the edge. */

@@ -6,8 +6,9 @@ import type { Env, GatewayConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
-import { KeyAuthenticator, type AuthenticatedKey } from './auth.js';
+import { KeyAuthenticator, refuseSeveralAuthorizations, type AuthenticatedKey } from './auth.js';
 import { ModelCatalog } from './catalog.js';
+import { onClientError, onConnect, onFrameworkError, onUnmetExpectation } from './client-errors.js';
 import type { Downstream } from './downstream.js';
 import { errorHandling, sendError } from './errors.js';
 import { adminRoutes } from './routes/admin.js';
@@ -58,6 +59,12 @@ export function edgeServerOptions(config: GatewayConfig, logger: Logger): Fastif
     keepAliveTimeout: 72_000,
     requestTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: true },
+    // Every answer is OpenAI-shaped, those given before a route runs too (client-errors.ts).
+    clientErrorHandler: onClientError,
+    frameworkErrors: onFrameworkError,
+    // A request without Host reaches the routes (and their shaped answers) rather than Node's
+    // bare 400. Fastify hands `http` to http.createServer; its types do not list it.
+    ...({ http: { requireHostHeader: false } } as Record<string, unknown>),
     // A schema that forbids unknown fields means it: they are refused, not silently stripped.
     ajv: { customOptions: { removeAdditional: false } },
   };
@@ -84,6 +91,8 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   app.addHook('onClose', async () => keyChanges.close());
 
   await app.register(errorHandling);
+  app.server.on('checkExpectation', onUnmetExpectation);
+  app.server.on('connect', onConnect);
   const env = options.env ?? process.env;
   await app.register(edgeTelemetry, { bus, env, publicMetrics: /^(1|true|yes)$/i.test(env.METRICS_ON_PUBLIC_PORT?.trim() ?? '') });
   // Bodies are JSON; anything else is refused with 415 rather than parsed as text.
@@ -106,6 +115,7 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   await app.register(async (v1) => {
     v1.decorateRequest('apiKey', undefined as unknown as AuthenticatedKey);
     v1.addHook('onRequest', async (request) => {
+      refuseSeveralAuthorizations(request.raw.rawHeaders);
       request.apiKey = await authenticator.authenticate(request.headers.authorization, callContext(request));
     });
     await v1.register(modelsRoutes, { catalog });

@@ -87,3 +87,17 @@ export class KeyAuthenticator {
     return value;
   }
 }
+
+/**
+ * Node keeps the first of several Authorization headers and drops the rest; a request carrying
+ * more than one is ambiguous about who is calling, so it is refused rather than guessed.
+ */
+export function refuseSeveralAuthorizations(rawHeaders: readonly string[]): void {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) {
+      throw new GatewayError('invalid_request', { message: 'Send one Authorization header, not several.' });
+    }
+  }
+}

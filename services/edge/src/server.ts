@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { metricsListenOptions, startMetricsServer, type MetricsServer, type RunningService } from '@gateway/runtime';
 import { buildEdge, type EdgeAppOptions } from './app.js';
 import { Downstream, type DownstreamAddresses } from './downstream.js';
@@ -28,12 +29,29 @@ export async function startEdge(options: StartEdgeOptions): Promise<RunningServi
   // Counted on the raw server, so hijacked streams count until their last byte.
   let inFlight = 0;
   let drained: (() => void) | undefined;
-  app.server.on('request', (_request, response) => {
+  // A pipelined request still queued when its client goes away never gets a response to close;
+  // its socket's close ends it, so the count stays exact (one listener per socket, not per request).
+  const pending = new WeakMap<Socket, Set<() => void>>();
+  app.server.on('request', (request, response) => {
     inFlight += 1;
-    response.once('close', () => {
+    const socket = request.socket;
+    let open = pending.get(socket);
+    if (!open) {
+      const calls = new Set<() => void>();
+      open = calls;
+      pending.set(socket, calls);
+      socket.once('close', () => {
+        for (const done of [...calls]) done();
+      });
+    }
+    const calls = open;
+    const done = () => {
+      if (!calls.delete(done)) return;
       inFlight -= 1;
       if (inFlight === 0) drained?.();
-    });
+    };
+    calls.add(done);
+    response.once('close', done);
   });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();

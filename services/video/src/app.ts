@@ -1,4 +1,4 @@
-import { servedGroups, type VideoGroupConfig } from '@gateway/config';
+import { ConfigError, servedGroups, unknownProviders, type VideoGroupConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type ModelGroup, type VideoJob, type VideoServiceHandlers } from '@gateway/protos';
 import { unlimitedBudget, videoStatusMessage, type BudgetAuthority } from '@gateway/contracts';
@@ -73,15 +73,9 @@ export function jobMessage(task: TaskRecord, retentionSeconds: number): VideoJob
 export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
   const { config, bus, store, logger, env } = deps;
   const videoGroups = config.groups.filter((g): g is VideoGroupConfig => g.mode === 'video');
-  for (const group of videoGroups) {
-    group.deployments.forEach((deployment, i) => {
-      if (!videoProviders.has(deployment.provider)) {
-        throw new Error(
-          `${group.path}.deployments[${i}].provider: unknown video provider "${deployment.provider}" (known: ${[...videoProviders.keys()].join(', ')})`,
-        );
-      }
-    });
-  }
+  // A provider name no folder here implements is a configuration error, said like one.
+  const unknown = unknownProviders(config, 'video', videoProviders);
+  if (unknown.length > 0) throw new ConfigError(config.source, unknown);
   const tasks = await TaskRepository.open(store, config.video.retentionSeconds);
   const http = new ProviderHttp(env, config.video.timeoutMs);
   const groupsById = new Map(videoGroups.map((g) => [g.id, g]));

@@ -4,8 +4,10 @@ import { GatewayError } from '@gateway/errors';
 import { nanosToUsd, usdToNanos } from '@gateway/pricing';
 import type { AuditContext, Balance__Output, Key__Output, KeyPatch, Team__Output, TeamFields } from '@gateway/protos';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Ajv } from 'ajv';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import Type, { type Static, type TOptional, type TSchema } from 'typebox';
+import { refuseSeveralAuthorizations } from '../auth.js';
 import type { Downstream } from '../downstream.js';
 import { callContext } from '../telemetry.js';
 
@@ -86,6 +88,11 @@ export function adminTeamView(team: Team__Output) {
     created_at: Math.floor(team.created_at_ms / 1000),
   };
 }
+
+const ADMIN_BODY_LIMIT = 64 * 1024;
+// `strict: false`: TypeBox marks its schemas with keywords of its own, which ajv may ignore.
+const strictBodies = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false });
+const coercingParams = new Ajv({ coerceTypes: 'array', removeAdditional: false, useDefaults: true, strict: false });
 
 // Shapes only; accounting judges meaning (known groups, existing teams, times ahead).
 const Name = Type.String({ minLength: 1, maxLength: 200 });
@@ -270,7 +277,16 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
   const expected = digest(adminToken);
   const { accounting } = downstream;
 
+  // Bodies are taken as typed, never coerced ("25" is not 25, true is not 1, "a" is not ["a"]);
+  // query strings and path parameters, which are text by nature, still are.
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictBodies : coercingParams).compile(schema));
+  // An admin body is a few fields: no route takes more than 64 KiB.
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit = Math.min(route.bodyLimit ?? ADMIN_BODY_LIMIT, ADMIN_BODY_LIMIT);
+  });
+
   app.addHook('onRequest', async (request) => {
+    refuseSeveralAuthorizations(request.raw.rawHeaders);
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     if (!match?.[1] || !tokenMatches(match[1], expected)) throw new GatewayError('invalid_admin_token');
   });

@@ -69,7 +69,11 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.post('/v1/chat/completions', async (request, reply) => {
-    const raw = request.body as Buffer;
+    // No body at all (no Content-Type, or none sent) never reaches the JSON parser.
+    if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
+      throw new GatewayError('invalid_request', { message: 'The request body must be a JSON object (Content-Type: application/json).' });
+    }
+    const raw = request.body;
     // The top level read in place; a full parse only where that cannot say (and for the error).
     const { model, stream } = peekChatFields(raw) ?? peek(raw);
     const { key, spentNanoUsd } = request.apiKey;

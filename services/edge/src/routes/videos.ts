@@ -43,8 +43,9 @@ type Field = (typeof FIELDS)[number];
 
 function asText(value: unknown, field: string): string {
   if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  // Only seconds is a number; it may come as one (JSON) or as digits (multipart, the openai SDK).
+  if (typeof value === 'string' && (field !== 'seconds' || /^\d{1,4}$/.test(value))) return value;
+  if (field === 'seconds' && typeof value === 'number' && Number.isInteger(value)) return String(value);
   throw new GatewayError('invalid_request', {
     param: field,
     message: `Invalid value for '${field}': must be a ${field === 'seconds' ? 'whole number' : 'string'}.`,
@@ -71,24 +72,15 @@ function imageReference(value: unknown): string {
 async function readCreate(request: FastifyRequest): Promise<Record<Field, string>> {
   const out = Object.fromEntries(FIELDS.map((f) => [f, ''])) as Record<Field, string>;
   if (request.isMultipart()) {
-    for await (const part of request.parts()) {
-      // The object form of input_reference, as form encoders write nested fields.
-      if (part.fieldname === 'input_reference[image_url]' && part.type === 'field') {
-        out.input_reference = asText(part.value, 'input_reference');
-        continue;
-      }
-      if (!(FIELDS as readonly string[]).includes(part.fieldname)) {
-        if (part.type === 'file') part.file.resume();
-        continue;
-      }
-      if (part.type === 'file') {
-        part.file.resume();
-        throw new GatewayError('invalid_request', {
-          param: part.fieldname,
-          message: `Invalid value for '${part.fieldname}': must be a text field${part.fieldname === 'input_reference' ? ' holding one image URL' : ''}, not a file.`,
-        });
-      }
-      out[part.fieldname as Field] = asText(part.value, part.fieldname);
+    try {
+      await readParts(request, out);
+    } catch (error) {
+      if (error instanceof GatewayError) throw error;
+      // The form parser's own complaints (no boundary, cut short, too large) are the caller's.
+      const code = (error as { code?: unknown }).code;
+      throw new GatewayError(code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FIELDS_LIMIT' ? 'request_too_large' : 'invalid_request', {
+        message: `The multipart/form-data body could not be read: ${(error as Error).message.split('\n')[0]}`,
+      });
     }
     return out;
   }
@@ -97,13 +89,44 @@ async function readCreate(request: FastifyRequest): Promise<Record<Field, string
     throw new GatewayError('invalid_request', { message: 'The request body must be a JSON object or multipart/form-data.' });
   }
   for (const field of FIELDS) {
-    const value = (body as Record<string, unknown>)[field];
+    // Own keys only: a body without "model" must not find Object.prototype's members.
+    const value = Object.hasOwn(body, field) ? (body as Record<string, unknown>)[field] : undefined;
     out[field] = field === 'input_reference' ? imageReference(value) : asText(value, field);
   }
   return out;
 }
 
+async function readParts(request: FastifyRequest, out: Record<Field, string>): Promise<void> {
+  for await (const part of request.parts()) {
+    // The object form of input_reference, as form encoders write nested fields.
+    if (part.fieldname === 'input_reference[image_url]' && part.type === 'field') {
+      out.input_reference = asText(part.value, 'input_reference');
+      continue;
+    }
+    if (!(FIELDS as readonly string[]).includes(part.fieldname)) {
+      if (part.type === 'file') part.file.resume();
+      continue;
+    }
+    if (part.type === 'file') {
+      part.file.resume();
+      throw new GatewayError('invalid_request', {
+        param: part.fieldname,
+        message: `Invalid value for '${part.fieldname}': must be a text field${part.fieldname === 'input_reference' ? ' holding one image URL' : ''}, not a file.`,
+      });
+    }
+    out[part.fieldname as Field] = asText(part.value, part.fieldname);
+  }
+}
+
 const RANGE = /^bytes=(\d*-\d*)(,\s*\d*-\d*)*$/;
+const RANGE_PAST_END = {
+  error: {
+    message: 'The requested range lies past the end of the clip (Content-Range gives its length).',
+    type: 'invalid_request_error',
+    code: 'range_not_satisfiable',
+    param: null,
+  },
+};
 // Only what describes the bytes: a provider's ETag or other headers may name its task or storage.
 const PASSED_HEADERS = ['content-length', 'content-range', 'accept-ranges'] as const;
 
@@ -216,6 +239,17 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
       if (inline) {
         const { status, headers, body } = clipResponse(inline, range);
         reply.hijack();
+        if (status === 416) {
+          const shaped = JSON.stringify(RANGE_PAST_END);
+          res.writeHead(416, {
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(shaped)),
+            'content-range': headers['content-range'] ?? '',
+            'x-request-id': request.id,
+          });
+          res.end(shaped);
+          return 'sent';
+        }
         res.writeHead(status, { ...headers, 'x-request-id': request.id });
         res.end(body);
         return 'sent';
@@ -227,7 +261,21 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
             outcome = 'stale';
             return new Writable({ write: (_chunk, _encoding, done) => done() });
           }
-          if (statusCode !== 200 && statusCode !== 206 && statusCode !== 416) {
+          if (statusCode === 416) {
+            // The range lies past the clip's end: said in the OpenAI shape, with the length.
+            reply.hijack();
+            const length = headers['content-range'];
+            const body = JSON.stringify(RANGE_PAST_END);
+            res.writeHead(416, {
+              'content-type': 'application/json',
+              'content-length': String(Buffer.byteLength(body)),
+              'x-request-id': request.id,
+              ...(typeof length === 'string' ? { 'content-range': length } : {}),
+            });
+            res.end(body);
+            return new Writable({ write: (_chunk, _encoding, done) => done() });
+          }
+          if (statusCode !== 200 && statusCode !== 206) {
             throw new GatewayError('upstream_error', { message: 'The clip could not be fetched from the provider.' });
           }
           reply.hijack();

@@ -1,0 +1,63 @@
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GatewayError } from '@gateway/errors';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from './errors.js';
+
+// Answers the edge gives before any route runs, in the same OpenAI shape as the rest: Node's
+// HTTP parser refusing a request (framing, bad bytes, headers too large, too slow), the router
+// refusing a path (bad percent-encoding, a path parameter longer than any id), and an Expect
+// header the server does not meet.
+
+/** The OpenAI error body, for places that write raw bytes. */
+function shaped(message: string, code: string): string {
+  return JSON.stringify({ error: { message, type: 'invalid_request_error', code, param: null } });
+}
+
+const PARSER_ANSWERS: Readonly<Record<string, [number, string, string]>> = {
+  HPE_HEADER_OVERFLOW: [431, 'request_header_fields_too_large', 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request was not received in time.'],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, 'request_timeout', 'The request headers were not received in time.'],
+  HPE_URI_TOO_LONG: [414, 'uri_too_long', 'The request target is too long.'],
+};
+
+/** Node's `clientError`: a request the HTTP parser refused, answered with a shaped body and closed. */
+export function onClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // Nothing to answer on a connection that is gone or already has part of a response (a request
+  // whose body turned out malformed may have one in the making, not yet sent).
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+    socket.destroy(error);
+    return;
+  }
+  const [status, code, message] = PARSER_ANSWERS[error.code ?? ''] ?? [400, 'bad_request', 'The request is not valid HTTP/1.1.'];
+  const body = shaped(message, code);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Fastify's `frameworkErrors`: the router could not take the path. */
+export function onFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    // No id is that long, so there is nothing at that path.
+    sendError(reply, new GatewayError('not_found', { message: 'No such resource: the id in the path is longer than any id here.' }));
+    return;
+  }
+  sendError(reply, new GatewayError('invalid_request', { message: 'The request path is not a valid URL (bad percent-encoding).' }));
+}
+
+/** `checkExpectation`: an Expect other than 100-continue. */
+export function onUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
+  const body = shaped('Only "Expect: 100-continue" is supported.', 'expectation_failed');
+  response.writeHead(417, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  response.end(body);
+}
+
+/** A CONNECT request: the gateway is no proxy. */
+export function onConnect(_request: IncomingMessage, socket: Duplex): void {
+  const body = shaped('CONNECT is not supported: this is an API, not a proxy.', 'method_not_allowed');
+  socket.end(
+    `HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
