@@ -2,28 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { folderText, startTestGateway, stopTestGateway } from '../helpers/gateway.js';
 
 describe('readiness', () => {
-  it('turns 503 naming the service when a downstream service stops', async () => {
+  it('stays ready, degraded and naming it, while one of chat and video is down; 503 once both are', async () => {
     const gateway = await startTestGateway();
     try {
       expect((await gateway.call('/health/readiness')).status).toBe(200);
       await gateway.chat.close();
       const response = await gateway.call('/health/readiness');
-      expect(response.status).toBe(503);
+      expect(response.status).toBe(200);
       expect(await response.json()).toEqual({
-        status: 'unavailable',
+        status: 'degraded',
         checks: { bus: 'up', accounting: 'up', chat: 'unreachable', video: 'up' },
         down: ['chat'],
       });
+      await gateway.video.close();
+      const none = await gateway.call('/health/readiness');
+      expect(none.status).toBe(503);
+      expect(await none.json()).toMatchObject({ status: 'unavailable', down: ['chat', 'video'] });
     } finally {
       await stopTestGateway(gateway);
     }
   });
 
-  it('turns 503 when the store goes away', async () => {
+  it('turns 503 when the store goes away (no key can be authenticated)', async () => {
     const gateway = await startTestGateway();
     try {
       await gateway.store.close();
-      const body = (await (await gateway.call('/health/readiness')).json()) as { down: string[]; checks: Record<string, string> };
+      const response = await gateway.call('/health/readiness');
+      expect(response.status).toBe(503);
+      const body = (await response.json()) as { down: string[]; checks: Record<string, string> };
       expect(body.down).toEqual(['accounting', 'video']);
       expect(body.checks.accounting).toBe('not_serving');
     } finally {

@@ -10,9 +10,11 @@ export interface HealthRoutesOptions {
 }
 
 /**
- * Liveness: the process answers. Readiness: the bus is connected and every service reports
- * SERVING over grpc.health.v1 (accounting and video report NOT_SERVING while their store is
- * down). The body names each check, so an operator sees what is down.
+ * Liveness: the process answers. Readiness: the edge can serve requests, which is: it can
+ * authenticate (accounting SERVING, and through it its store) and at least one of chat and video
+ * serves. One route's service down, or the bus away (the outbox keeps events until it is back),
+ * takes no edge out of rotation: the body says `degraded` and names what is down, while the other
+ * routes keep working. Shutting down is never ready.
  */
 export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { downstream, bus, isClosing }) => {
   app.get('/health/liveness', async () => ({ status: 'ok' }));
@@ -33,6 +35,8 @@ export const healthRoutes: FastifyPluginAsync<HealthRoutesOptions> = async (app,
     const down = Object.entries(checks)
       .filter(([, state]) => state !== 'up')
       .map(([name]) => name);
-    return reply.code(down.length === 0 ? 200 : 503).send({ status: down.length === 0 ? 'ready' : 'unavailable', checks, down });
+    const ready = !isClosing() && checks.accounting === 'up' && (checks.chat === 'up' || checks.video === 'up');
+    const status = !ready ? 'unavailable' : down.length === 0 ? 'ready' : 'degraded';
+    return reply.code(ready ? 200 : 503).send({ status, checks, down });
   });
 };
