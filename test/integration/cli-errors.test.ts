@@ -169,6 +169,19 @@ describe('a CLI failure is one line with what to do, and the documented exit cod
     expect(oneLine(unreachable)).toBe(
       `gateway: cannot reach the gateway at http://127.0.0.1:${port}: ECONNREFUSED (is the gateway running? set GATEWAY_URL to where it listens)`,
     );
+    // An unreachable NATS at start: a warn line per attempt on stdout, then one line and exit 1.
+    const natsPort = await freePort();
+    const nats = await gateway(['start'], {
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      PORT: '0',
+      NATS_URL: `nats://127.0.0.1:${natsPort}`,
+      NATS_CONNECT_TIMEOUT_SECONDS: '2',
+    });
+    expect(nats.code).toBe(1);
+    expect(oneLine(nats)).toMatch(new RegExp(`cannot reach NATS at nats://127\\.0\\.0\\.1:${natsPort} after \\d+ s \\(start nats-server`));
+    expect(nats.stdout).toMatch(/NATS unreachable; retrying in 1 s/);
+
     const noToken = await gateway(['keys', 'list']);
     expect(noToken.code).toBe(2);
     expect(oneLine(noToken)).toMatch(/ADMIN_TOKEN is not set/);

@@ -36,7 +36,23 @@ export interface NatsBusOptions {
   /** The durable stream and its subjects: the caller's contract, not the adapter's (no defaults). */
   streamName: string;
   streamSubjects: readonly string[];
+  /** How long the start keeps trying an unreachable server before it gives up (default 60 s). */
+  connectTimeoutMs?: number;
 }
+
+/** The start gave up on a NATS server it could not reach. */
+export class NatsUnreachableError extends Error {
+  override readonly name = 'NatsUnreachableError';
+  constructor(
+    readonly servers: string,
+    waitedMs: number,
+    cause: unknown,
+  ) {
+    super(`cannot reach NATS at ${servers} after ${Math.round(waitedMs / 1000)} s`, { cause });
+  }
+}
+
+const CONNECT_RETRY_MS = 1000;
 
 const DUPLICATE_WINDOW_MS = 5 * 60_000;
 /** A message carrying several JSON events: {"$events": [{id, data}, ...]}. No event has this key. */
@@ -109,7 +125,7 @@ export class NatsBus implements Bus {
   readonly #nc: NatsConnection;
   readonly #js: JetStreamClient;
   readonly #jsm: JetStreamManager;
-  readonly #options: Required<Omit<NatsBusOptions, 'outbox' | 'logger'>> & Pick<NatsBusOptions, 'outbox' | 'logger'>;
+  readonly #options: Required<Omit<NatsBusOptions, 'outbox' | 'logger' | 'connectTimeoutMs'>> & Pick<NatsBusOptions, 'outbox' | 'logger'>;
   readonly #consumers = new Set<{ durableName: string; closed: boolean; messages: ConsumerMessages | undefined }>();
   /** The last num_pending JetStream reported per durable consumer, kept while it cannot answer. */
   readonly #lastLag = new Map<string, number>();
@@ -131,13 +147,24 @@ export class NatsBus implements Bus {
 
   /** Connects (retrying for ever while the server is away), creates or updates the stream, starts the outbox. */
   static async connect(options: NatsBusOptions): Promise<NatsBus> {
-    const nc = await connect({
-      servers: options.servers.split(','),
-      name: options.name,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 500,
-      waitOnFirstConnect: true,
-    });
+    // The first connection is retried here, a line per attempt, up to a bound (then a clear
+    // failure); once connected the client reconnects for ever by itself.
+    const startedAt = Date.now();
+    const limitMs = options.connectTimeoutMs ?? 60_000;
+    let nc: NatsConnection | undefined;
+    for (let attempt = 1; nc === undefined; attempt += 1) {
+      try {
+        nc = await connect({ servers: options.servers.split(','), name: options.name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+      } catch (error) {
+        const waited = Date.now() - startedAt;
+        if (waited + CONNECT_RETRY_MS > limitMs) throw new NatsUnreachableError(options.servers, waited, error);
+        options.logger.warn(
+          { servers: options.servers, attempt, reason: (error as { code?: unknown }).code ?? (error as Error).message },
+          `NATS unreachable; retrying in ${CONNECT_RETRY_MS / 1000} s`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, CONNECT_RETRY_MS));
+      }
+    }
     const jsm = await nc.jetstreamManager();
     const bus = new NatsBus(nc, jsm, options);
     void bus.#watchConnection();
@@ -148,11 +175,17 @@ export class NatsBus implements Bus {
     return bus;
   }
 
+  /** Outages are logged when they start and when they end; events wait in the outbox meanwhile. */
   async #watchConnection(): Promise<void> {
+    let lostAt = 0;
     for await (const status of this.#nc.status()) {
-      if (status.type === Events.Disconnect) this.#connected = false;
-      else if (status.type === Events.Reconnect) {
+      if (status.type === Events.Disconnect && this.#connected) {
+        this.#connected = false;
+        lostAt = Date.now();
+        this.#options.logger.warn({ servers: this.#options.servers }, 'NATS connection lost; events wait in the outbox until it is back');
+      } else if (status.type === Events.Reconnect) {
         this.#connected = true;
+        this.#options.logger.info({ servers: this.#options.servers, downMs: lostAt ? Date.now() - lostAt : undefined }, 'NATS connection back');
         void this.flushOutbox();
       }
     }

@@ -100,6 +100,9 @@ export function explain(error: unknown, context: FailureContext): Failure {
       exitCode: 1,
     };
   }
+  if (system?.name === 'NatsUnreachableError') {
+    return { message: system.message, hint: 'start nats-server with JetStream (-js), check NATS_URL, or unset it to use the in-process bus', exitCode: 1 };
+  }
   if (code === 'CONNECTION_REFUSED' || /NATS/.test(system?.name ?? '')) {
     return {
       message: `cannot reach NATS at ${context.env.NATS_URL ?? '(NATS_URL)'} (${code || system.message})`,

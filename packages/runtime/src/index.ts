@@ -231,6 +231,7 @@ export async function openBus(name: string, env: Env, logger: Logger): Promise<O
           outbox,
           streamName: SPEND_STREAM,
           streamSubjects: [SPEND_SUBJECTS],
+          ...(env.NATS_CONNECT_TIMEOUT_SECONDS ? { connectTimeoutMs: Number(env.NATS_CONNECT_TIMEOUT_SECONDS) * 1000 } : {}),
         })
       : await InProcessBus.open({
           logger: busLogger,
