@@ -185,7 +185,10 @@ export class NatsBus implements Bus {
         this.#options.logger.warn({ servers: this.#options.servers }, 'NATS connection lost; events wait in the outbox until it is back');
       } else if (status.type === Events.Reconnect) {
         this.#connected = true;
-        this.#options.logger.info({ servers: this.#options.servers, downMs: lostAt ? Date.now() - lostAt : undefined }, 'NATS connection back');
+        this.#options.logger.info(
+          { servers: this.#options.servers, downMs: lostAt ? Date.now() - lostAt : undefined },
+          'NATS connection back',
+        );
         void this.flushOutbox();
       }
     }

@@ -101,7 +101,11 @@ export function explain(error: unknown, context: FailureContext): Failure {
     };
   }
   if (system?.name === 'NatsUnreachableError') {
-    return { message: system.message, hint: 'start nats-server with JetStream (-js), check NATS_URL, or unset it to use the in-process bus', exitCode: 1 };
+    return {
+      message: system.message,
+      hint: 'start nats-server with JetStream (-js), check NATS_URL, or unset it to use the in-process bus',
+      exitCode: 1,
+    };
   }
   if (code === 'CONNECTION_REFUSED' || /NATS/.test(system?.name ?? '')) {
     return {
