@@ -76,6 +76,7 @@ interface PodSpec {
   containers: Container[];
   initContainers?: Container[];
   volumes?: Volume[];
+  terminationGracePeriodSeconds?: number;
 }
 
 interface Deployment extends KubeObject {
@@ -529,6 +530,17 @@ describe.each([
       const volume = deployment.spec.template.spec.volumes?.find((v) => v.name === mount?.name);
       expect(volume?.configMap?.name).toBe(configMap.metadata.name);
       expect(path.slice((mount?.mountPath.length ?? 0) + 1)).toBe('gateway.yaml');
+    }
+  });
+
+  it('gives the edge and chat pods time for the pre-stop delay and the longest stream before the kill', () => {
+    const configMap = ofKind<ConfigMap>(objects(), 'ConfigMap').find((c) => c.data?.['gateway.yaml'] !== undefined) as ConfigMap;
+    const { server } = parseConfig(configMap.data?.['gateway.yaml'] ?? '', 'gateway.yaml');
+    expect(server.shutdownDelayMs).toBeGreaterThan(0);
+    expect(server.shutdownGraceMs).toBeGreaterThan(server.maxStreamMs);
+    for (const name of ['edge', 'chat']) {
+      const seconds = named<Deployment>(objects(), 'Deployment', name).spec.template.spec.terminationGracePeriodSeconds ?? 30;
+      expect(seconds * 1000, name).toBeGreaterThan(server.shutdownDelayMs + server.shutdownGraceMs);
     }
   });
 

@@ -43,6 +43,20 @@ groups:
 server: { shutdown_grace_seconds: 20 }
 `,
   );
+  // The deployed defaults' shape: a pre-stop delay, and the grace taken from the longest stream.
+  await writeFile(
+    join(dir, 'delayed.yaml'),
+    `
+groups:
+  - id: g
+    mode: chat
+    max_input_tokens: 1000
+    max_output_tokens: 100
+    price: { input_per_mtok: 3, output_per_mtok: 5 }
+    deployments: [{ provider: openai, model: m, api_base: "${simUrl}/v1", api_key_env: K }]
+server: { shutdown_delay_seconds: 1, max_stream_seconds: 3 }
+`,
+  );
   env = {
     ...process.env,
     GATEWAY_CONFIG: join(dir, 'gateway.yaml'),
@@ -126,5 +140,39 @@ describe('graceful shutdown', () => {
       second.child.kill('SIGTERM');
       await gone;
     }
+  }, 60_000);
+
+  it('keeps taking calls through the pre-stop delay with readiness failing, and gives the longest stream its time', async () => {
+    const gateway = await spawnGateway(
+      { ...env, GATEWAY_CONFIG: join(dir, 'delayed.yaml'), GATEWAY_DATA_DIR: join(dir, 'delayed') },
+      started,
+      30_000,
+    );
+    const created = await fetch(`${gateway.url}/admin/v1/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'd', models: ['g'], budget_usd: 1 }),
+    });
+    const { key } = (await created.json()) as { key: string };
+    const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const exited = new Promise<number | null>((r) => gateway.child.once('exit', (code) => r(code)));
+    const stream = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'Count' }], stream: true });
+    const iterator = stream[Symbol.asyncIterator]();
+    expect((await iterator.next()).done).toBe(false);
+
+    const stopAsked = Date.now();
+    gateway.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 150));
+    const readiness = await fetch(`${gateway.url}/health/readiness`);
+    expect(readiness.status).toBe(503);
+    // Within the delay a call that still arrives is served, not refused.
+    const served = await client.chat.completions.create({ model: 'g', messages: [{ role: 'user', content: 'x' }] });
+    expect(served.choices[0]?.message.content).toContain('one');
+    let chunks = 1;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) chunks += 1;
+    expect(chunks).toBeGreaterThan(5);
+    expect(await exited).toBe(0);
+    // Not before the delay was over (the 1 s of it, then the drain).
+    expect(Date.now() - stopAsked).toBeGreaterThanOrEqual(1000);
   }, 60_000);
 });

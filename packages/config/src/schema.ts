@@ -84,6 +84,14 @@ const Server = Type.Object(
     reservation_max_age_seconds: Type.Optional(PositiveInteger),
     /** On SIGTERM, how long in-flight calls and streams may run before they are cut. */
     shutdown_grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 3600 })),
+    /** On SIGTERM, how long the edge keeps taking calls (readiness failing) before it stops: load balancers notice first. */
+    shutdown_delay_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 300 })),
+    /** The longest a chat stream may run; the shutdown grace defaults to it, plus time to settle. */
+    max_stream_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+    /** A clip download or SSE stream that makes no progress towards its caller for this long is cut. */
+    stall_timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+    /** Clip downloads one key may have running at once on one edge; past it, 429. */
+    downloads_per_key: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   },
   { additionalProperties: false },
 );

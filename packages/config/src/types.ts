@@ -74,6 +74,10 @@ export interface ServerConfig {
   keyCacheTtlMs: number;
   modelsCacheTtlMs: number;
   shutdownGraceMs: number;
+  shutdownDelayMs: number;
+  maxStreamMs: number;
+  stallTimeoutMs: number;
+  downloadsPerKey: number;
 }
 
 export interface RouterConfig {

@@ -32,6 +32,10 @@ const checker = Compile(ConfigSchema);
 export const DEFAULT_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_KEY_CACHE_TTL_MS = 1000;
 export const DEFAULT_MODELS_CACHE_TTL_MS = 5000;
+/** OpenAI's own clients give up on a call after 10 minutes. */
+export const DEFAULT_MAX_STREAM_SECONDS = 600;
+/** After the last stream ends: its usage reaches accounting and the outbox drains. */
+const SETTLE_SECONDS = 10;
 export const DEFAULT_VIDEO = { pollIntervalMs: 3000, maxConcurrentPolls: 8, retentionSeconds: 7 * 24 * 3600, timeoutMs: 30_000 } as const;
 export const DEFAULT_ROUTER = { retries: 1, allowedFails: 3, cooldownMs: 30_000, timeoutMs: 600_000 } as const;
 
@@ -135,6 +139,7 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
 
   if (issues.length > 0) throw new ConfigError(source, issues);
   const server = raw.server ?? {};
+  const maxStreamSeconds = server.max_stream_seconds ?? DEFAULT_MAX_STREAM_SECONDS;
   const router = raw.router ?? {};
   const video = raw.video ?? {};
   return {
@@ -158,8 +163,12 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
       bodyLimitBytes: server.body_limit_bytes ?? DEFAULT_BODY_LIMIT_BYTES,
       keyCacheTtlMs: server.key_cache_ttl_ms ?? DEFAULT_KEY_CACHE_TTL_MS,
       modelsCacheTtlMs: server.models_cache_ttl_ms ?? DEFAULT_MODELS_CACHE_TTL_MS,
-      // Below Kubernetes' default 30 s termination grace, so calls end before the kill.
-      shutdownGraceMs: (server.shutdown_grace_seconds ?? 25) * 1000,
+      // Long enough for the longest stream allowed to finish, and for its usage to settle.
+      shutdownGraceMs: (server.shutdown_grace_seconds ?? maxStreamSeconds + SETTLE_SECONDS) * 1000,
+      shutdownDelayMs: (server.shutdown_delay_seconds ?? 0) * 1000,
+      maxStreamMs: maxStreamSeconds * 1000,
+      stallTimeoutMs: (server.stall_timeout_seconds ?? 60) * 1000,
+      downloadsPerKey: server.downloads_per_key ?? 8,
     },
   };
 }

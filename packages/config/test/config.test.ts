@@ -53,7 +53,11 @@ describe('the shipped example configuration', () => {
       keyCacheTtlMs: 1000,
       modelsCacheTtlMs: 5000,
       reservationMaxAgeMs: 6 * 3600 * 1000,
-      shutdownGraceMs: 25_000,
+      shutdownGraceMs: 610_000,
+      shutdownDelayMs: 0,
+      maxStreamMs: 600_000,
+      stallTimeoutMs: 60_000,
+      downloadsPerKey: 8,
     });
   });
 

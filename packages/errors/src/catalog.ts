@@ -59,6 +59,48 @@ export const errorCatalog = {
     type: 'invalid_request_error',
     message: 'The request body is too large.',
   },
+  bad_request: {
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    http: 400,
+    type: 'invalid_request_error',
+    message: 'The request is not valid HTTP/1.1.',
+  },
+  method_not_allowed: {
+    grpc: GrpcStatus.UNIMPLEMENTED,
+    http: 405,
+    type: 'invalid_request_error',
+    message: 'This method is not allowed on this path (Allow lists those that are).',
+  },
+  request_timeout: {
+    grpc: GrpcStatus.DEADLINE_EXCEEDED,
+    http: 408,
+    type: 'invalid_request_error',
+    message: 'The request was not received in time.',
+  },
+  uri_too_long: {
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    http: 414,
+    type: 'invalid_request_error',
+    message: 'The request target is too long.',
+  },
+  range_not_satisfiable: {
+    grpc: GrpcStatus.OUT_OF_RANGE,
+    http: 416,
+    type: 'invalid_request_error',
+    message: 'The requested range lies past the end of the clip (Content-Range gives its length).',
+  },
+  expectation_failed: {
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    http: 417,
+    type: 'invalid_request_error',
+    message: 'Only "Expect: 100-continue" is supported.',
+  },
+  request_header_fields_too_large: {
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    http: 431,
+    type: 'invalid_request_error',
+    message: 'The request headers are too large.',
+  },
   model_not_found: {
     grpc: GrpcStatus.NOT_FOUND,
     http: 401,
@@ -76,6 +118,12 @@ export const errorCatalog = {
     http: 429,
     type: 'rate_limit_error',
     message: 'Rate limit reached for this API key.',
+  },
+  too_many_downloads: {
+    grpc: GrpcStatus.RESOURCE_EXHAUSTED,
+    http: 429,
+    type: 'rate_limit_error',
+    message: 'This API key has as many clip downloads running as it may; retry when one ends.',
   },
   upstream_rate_limited: {
     grpc: GrpcStatus.RESOURCE_EXHAUSTED,

@@ -32,7 +32,10 @@ export interface EdgeAppOptions {
   bus: Bus;
   /** Admin routes exist only when this is a non-empty string. */
   adminToken: string | undefined;
+  /** True once shutdown began: readiness fails. */
   isClosing?: () => boolean;
+  /** True once the pre-stop delay is over: new calls are refused. Defaults to isClosing. */
+  isRefusing?: () => boolean;
   /** Where the trace exporter variables are read; defaults to process.env. */
   env?: Env;
 }
@@ -74,6 +77,7 @@ export function edgeServerOptions(config: GatewayConfig, logger: Logger): Fastif
 export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) => {
   const { config, downstream, bus, adminToken } = options;
   const isClosing = options.isClosing ?? (() => false);
+  const isRefusing = options.isRefusing ?? isClosing;
   const authenticator = new KeyAuthenticator(downstream.accounting, config.server.keyCacheTtlMs);
   const catalog = new ModelCatalog(downstream, config.server.modelsCacheTtlMs, app.log);
 
@@ -101,7 +105,7 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
     reply.header('x-request-id', request.id);
     // Shutting down: calls already running finish; new ones are refused (503, which SDKs retry
     // elsewhere) while probes still get their answer, readiness saying unavailable.
-    if (isClosing() && !request.url.startsWith('/health/')) {
+    if (isRefusing() && !request.url.startsWith('/health/')) {
       reply.header('connection', 'close');
       sendError(reply, new GatewayError('service_unavailable', { message: 'This gateway instance is shutting down; retry the request.' }));
       return;
@@ -126,9 +130,15 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
       catalog,
       // Every attempt of the group and one fallback fit in the deadline.
       unaryDeadlineMs: 2 * attemptsMs + 5000,
-      streamDeadlineMs: 2 * attemptsMs + 60 * 60 * 1000,
+      streamDeadlineMs: 2 * attemptsMs + config.server.maxStreamMs,
+      stallTimeoutMs: config.server.stallTimeoutMs,
     });
-    await v1.register(videoRoutes, { downstream, catalog });
+    await v1.register(videoRoutes, {
+      downstream,
+      catalog,
+      stallTimeoutMs: config.server.stallTimeoutMs,
+      downloadsPerKey: config.server.downloadsPerKey,
+    });
   });
 
   if (adminToken) {

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GatewayError } from '@gateway/errors';
+import { type ErrorCode, GatewayError, toOpenAIError } from '@gateway/errors';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './errors.js';
 
@@ -9,16 +9,18 @@ import { sendError } from './errors.js';
 // refusing a path (bad percent-encoding, a path parameter longer than any id), and an Expect
 // header the server does not meet.
 
-/** The OpenAI error body, for places that write raw bytes. */
-function shaped(message: string, code: string): string {
-  return JSON.stringify({ error: { message, type: 'invalid_request_error', code, param: null } });
+/** A status line, headers and the OpenAI error body, for places that write raw bytes and close. */
+function rawAnswer(error: GatewayError, extra = ''): string {
+  const body = JSON.stringify(toOpenAIError(error));
+  const status = error.spec.http;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`;
 }
 
-const PARSER_ANSWERS: Readonly<Record<string, [number, string, string]>> = {
-  HPE_HEADER_OVERFLOW: [431, 'request_header_fields_too_large', 'The request headers are too large.'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'The request was not received in time.'],
-  ERR_HTTP_HEADERS_TIMEOUT: [408, 'request_timeout', 'The request headers were not received in time.'],
-  HPE_URI_TOO_LONG: [414, 'uri_too_long', 'The request target is too long.'],
+const PARSER_ANSWERS: Readonly<Record<string, [ErrorCode, string]>> = {
+  HPE_HEADER_OVERFLOW: ['request_header_fields_too_large', 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'The request was not received in time.'],
+  ERR_HTTP_HEADERS_TIMEOUT: ['request_timeout', 'The request headers were not received in time.'],
+  HPE_URI_TOO_LONG: ['uri_too_long', 'The request target is too long.'],
 };
 
 /** Node's `clientError`: a request the HTTP parser refused, answered with a shaped body and closed. */
@@ -30,11 +32,10 @@ export function onClientError(error: Error & { code?: string }, socket: Duplex):
     socket.destroy(error);
     return;
   }
-  const [status, code, message] = PARSER_ANSWERS[error.code ?? ''] ?? [400, 'bad_request', 'The request is not valid HTTP/1.1.'];
-  const body = shaped(message, code);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  const [code, message] = Object.hasOwn(PARSER_ANSWERS, error.code ?? '')
+    ? (PARSER_ANSWERS[error.code ?? ''] as [ErrorCode, string])
+    : (['bad_request', 'The request is not valid HTTP/1.1.'] as const);
+  socket.end(rawAnswer(new GatewayError(code, { message })));
 }
 
 /** Fastify's `frameworkErrors`: the router could not take the path. */
@@ -49,15 +50,17 @@ export function onFrameworkError(error: FastifyError, _request: FastifyRequest, 
 
 /** `checkExpectation`: an Expect other than 100-continue. */
 export function onUnmetExpectation(_request: IncomingMessage, response: ServerResponse): void {
-  const body = shaped('Only "Expect: 100-continue" is supported.', 'expectation_failed');
-  response.writeHead(417, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  const error = new GatewayError('expectation_failed');
+  const body = JSON.stringify(toOpenAIError(error));
+  response.writeHead(error.spec.http, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   response.end(body);
 }
 
 /** A CONNECT request: the gateway is no proxy. */
 export function onConnect(_request: IncomingMessage, socket: Duplex): void {
-  const body = shaped('CONNECT is not supported: this is an API, not a proxy.', 'method_not_allowed');
-  socket.end(
-    `HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  socket.end(rawAnswer(new GatewayError('method_not_allowed', { message: 'CONNECT is not supported: this is an API, not a proxy.' })));
 }

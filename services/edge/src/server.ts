@@ -4,7 +4,7 @@ import { buildEdge, type EdgeAppOptions } from './app.js';
 import { Downstream, type DownstreamAddresses } from './downstream.js';
 import type { Logger } from '@gateway/logging';
 
-export interface StartEdgeOptions extends Omit<EdgeAppOptions, 'downstream' | 'isClosing'> {
+export interface StartEdgeOptions extends Omit<EdgeAppOptions, 'downstream' | 'isClosing' | 'isRefusing'> {
   logger: Logger;
   host: string;
   /** 0 picks a free port. */
@@ -18,14 +18,17 @@ export interface StartEdgeOptions extends Omit<EdgeAppOptions, 'downstream' | 'i
 }
 
 /**
- * Starts the public HTTP server. close(): readiness turns 503 and new calls are refused at once
- * while the listener stays open for probes; calls and streams in flight run to their end, for at
- * most `server.shutdown_grace_seconds`; then the listener and every connection close.
+ * Starts the public HTTP server. close(): readiness turns 503 at once; for
+ * `server.shutdown_delay_seconds` calls are still taken (load balancers and Kubernetes endpoints
+ * take a few seconds to stop sending, and a refused call is a failed call); then new calls are
+ * refused while the listener stays open for probes; calls and streams in flight run to their
+ * end, for at most `server.shutdown_grace_seconds`; then the listener and every connection close.
  */
 export async function startEdge(options: StartEdgeOptions): Promise<RunningService> {
   const downstream = new Downstream(options.services);
   let closing = false;
-  const app = await buildEdge({ ...options, downstream, isClosing: () => closing });
+  let refusing = false;
+  const app = await buildEdge({ ...options, downstream, isClosing: () => closing, isRefusing: () => refusing });
   // Counted on the raw server, so hijacked streams count until their last byte.
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -75,6 +78,12 @@ export async function startEdge(options: StartEdgeOptions): Promise<RunningServi
     ...(metrics ? { metricsPort: metrics.port } : {}),
     close: async () => {
       closing = true;
+      const { shutdownDelayMs } = options.config.server;
+      if (shutdownDelayMs > 0) {
+        options.logger.info({ delayMs: shutdownDelayMs }, 'not ready; still taking calls while load balancers stop sending');
+        await new Promise((resolve) => setTimeout(resolve, shutdownDelayMs));
+      }
+      refusing = true;
       const graceMs = options.config.server.shutdownGraceMs;
       const deadline = Date.now() + graceMs;
       if (inFlight > 0) {

@@ -7,6 +7,7 @@ import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
 import { peekChatFields } from '../peek.js';
 import type { Downstream } from '../downstream.js';
+import { cutWhenStalled } from '../stall.js';
 import { callContext, observeStreamOverhead } from '../telemetry.js';
 
 export interface ChatRoutesOptions {
@@ -14,8 +15,10 @@ export interface ChatRoutesOptions {
   catalog: ModelCatalog;
   /** gRPC deadline of a plain call (upstream timeouts and retries fit inside it). */
   unaryDeadlineMs: number;
-  /** gRPC deadline of a stream, however long it runs. */
+  /** gRPC deadline of a stream: the longest a stream may run (server.max_stream_seconds). */
   streamDeadlineMs: number;
+  /** A stream whose caller reads nothing for this long is cut (the call cancelled upstream). */
+  stallTimeoutMs: number;
 }
 
 const DATA = Buffer.from('data: ');
@@ -99,9 +102,9 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
     }
     const open = () => downstream.chat.streamChatCompletion(call, { ...callContext(request), deadlineMs: options.streamDeadlineMs });
     // A connection that failed before the first chunk (a chat replica gone) is tried once more.
-    return relay(open(), request, reply).catch((error: unknown) => {
+    return relay(open(), request, reply, options.stallTimeoutMs).catch((error: unknown) => {
       if (!(error instanceof TransportFailure)) throw error;
-      return relay(open(), request, reply).catch((again: unknown) => {
+      return relay(open(), request, reply, options.stallTimeoutMs).catch((again: unknown) => {
         throw again instanceof TransportFailure ? again.error : again;
       });
     });
@@ -113,7 +116,12 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
  * becomes an HTTP status; after it, a failure is an `error` event and the end of the stream.
  * A caller that goes away cancels the call, and the chat service aborts the upstream.
  */
-async function relay(stream: CompletionStream, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function relay(
+  stream: CompletionStream,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  stallTimeoutMs: number,
+): Promise<FastifyReply> {
   // Leading metadata, before the first message: the upstream's time to its first chunk.
   let upstreamMs: number | undefined;
   stream.once('metadata', (metadata: Metadata) => {
@@ -158,6 +166,9 @@ async function relay(stream: CompletionStream, request: FastifyRequest, reply: F
     'x-accel-buffering': 'no',
     'x-request-id': request.id,
   });
+  cutWhenStalled(res, stallTimeoutMs, () =>
+    request.log.warn({ requestId: request.id, stallTimeoutMs }, 'stream cut: its caller read nothing for the stall timeout'),
+  );
   if (first) {
     if (first.usage) request.meteredUsage = first.usage;
     if (first.chunks.length > 0) res.write(events(first.chunks));

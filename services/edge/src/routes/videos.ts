@@ -1,19 +1,25 @@
 import { groupMode, videoJobStatus } from '@gateway/contracts';
-import { GatewayError } from '@gateway/errors';
+import { GatewayError, toOpenAIError } from '@gateway/errors';
 import type { VideoJob__Output } from '@gateway/protos';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import { callerMay } from '../auth.js';
 import { clipResponse, inlineClip } from '../inline-clip.js';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
+import { cutWhenStalled } from '../stall.js';
 import { callContext } from '../telemetry.js';
 
 export interface VideoRoutesOptions {
   downstream: Downstream;
   catalog: ModelCatalog;
+  /** A download whose caller reads nothing, or whose provider sends nothing, for this long is cut. */
+  stallTimeoutMs: number;
+  /** Clip downloads one key may have running at once on this edge. */
+  downloadsPerKey: number;
 }
 
 /** The job object of the specification; never the provider's task id or download address. */
@@ -119,26 +125,46 @@ async function readParts(request: FastifyRequest, out: Record<Field, string>): P
 }
 
 const RANGE = /^bytes=(\d*-\d*)(,\s*\d*-\d*)*$/;
-const RANGE_PAST_END = {
-  error: {
-    message: 'The requested range lies past the end of the clip (Content-Range gives its length).',
-    type: 'invalid_request_error',
-    code: 'range_not_satisfiable',
-    param: null,
-  },
-};
 // Only what describes the bytes: a provider's ETag or other headers may name its task or storage.
 const PASSED_HEADERS = ['content-length', 'content-range', 'accept-ranges'] as const;
+
+/** Clip downloads running per key, each held until its response closes (ended, cut or abandoned). */
+class DownloadSlots {
+  readonly #running = new Map<string, number>();
+  constructor(private readonly perKey: number) {}
+
+  take(keyId: string, res: ServerResponse): void {
+    const running = this.#running.get(keyId) ?? 0;
+    if (running >= this.perKey) {
+      throw new GatewayError('too_many_downloads', {
+        message: `This API key has ${running} clip downloads running on this gateway instance, the most it may; retry when one ends.`,
+        retryAfterSeconds: 1,
+      });
+    }
+    this.#running.set(keyId, running + 1);
+    res.once('close', () => {
+      const left = (this.#running.get(keyId) ?? 1) - 1;
+      if (left === 0) this.#running.delete(keyId);
+      else this.#running.set(keyId, left);
+    });
+  }
+}
 
 /**
  * POST /v1/videos, GET /v1/videos/{id} and GET /v1/videos/{id}/content. Downloads stream the
  * provider's bytes through as they arrive (never buffering the clip), with Range passed on; the
  * provider's signed address is resolved by the video service and never shown.
  */
-export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, { downstream, catalog }) => {
+export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, options) => {
+  const { downstream, catalog, stallTimeoutMs, downloadsPerKey } = options;
   await app.register(multipart, { limits: { fields: 20, fieldSize: 64 * 1024, files: 1, fileSize: 1 } });
-  const clips = new Agent({ connections: 64, keepAliveTimeout: 30_000, bodyTimeout: 120_000, headersTimeout: 30_000 });
+  // Clip bytes have a pool of their own, with no cap per provider: a cap shared by every caller
+  // is what paused readers fill. What bounds them instead: the per-key limit on downloads
+  // running at once, and the stall timeout (a provider that sends nothing: bodyTimeout; a caller
+  // that reads nothing: cutWhenStalled).
+  const clips = new Agent({ connections: null, keepAliveTimeout: 30_000, bodyTimeout: stallTimeoutMs, headersTimeout: 30_000 });
   app.addHook('onClose', async () => clips.close());
+  const downloads = new DownloadSlots(downloadsPerKey);
 
   app.post('/v1/videos', async (request, reply) => {
     const fields = await readCreate(request);
@@ -219,17 +245,30 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
     }
     const range = request.headers.range;
     if (range !== undefined && !RANGE.test(range)) {
-      return reply
-        .code(416)
-        .header('content-type', 'application/json')
-        .send({ error: { message: 'Malformed Range header.', type: 'invalid_request_error', code: 'range_not_satisfiable', param: null } });
+      throw new GatewayError('range_not_satisfiable', { message: 'Malformed Range header.' });
     }
     const keyId = request.apiKey.key.id;
+    downloads.take(keyId, reply.raw);
     const options = (url: string): Dispatcher.RequestOptions => {
       const target = new URL(url);
       return { origin: target.origin, path: `${target.pathname}${target.search}`, method: 'GET', headers: range ? { range } : {} };
     };
     const res = reply.raw;
+    // The range lies past the clip's end: said in the OpenAI shape, with the length.
+    const pastEnd = (contentRange: unknown) => {
+      reply.hijack();
+      const body = JSON.stringify(toOpenAIError(new GatewayError('range_not_satisfiable')));
+      res.writeHead(416, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'x-request-id': request.id,
+        ...(typeof contentRange === 'string' ? { 'content-range': contentRange } : {}),
+      });
+      res.end(body);
+    };
+    cutWhenStalled(res, stallTimeoutMs, () =>
+      request.log.warn({ requestId: request.id, stallTimeoutMs }, 'clip download cut: its caller read nothing for the stall timeout'),
+    );
     // undici writes the body straight into the response (no Readable in between), with
     // backpressure; a stale signed address (24 hours or 100 downloads) is swapped for a fresh
     // one, once, before anything is sent.
@@ -238,18 +277,11 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
       const inline = inlineClip(url);
       if (inline) {
         const { status, headers, body } = clipResponse(inline, range);
-        reply.hijack();
         if (status === 416) {
-          const shaped = JSON.stringify(RANGE_PAST_END);
-          res.writeHead(416, {
-            'content-type': 'application/json',
-            'content-length': String(Buffer.byteLength(shaped)),
-            'content-range': headers['content-range'] ?? '',
-            'x-request-id': request.id,
-          });
-          res.end(shaped);
+          pastEnd(headers['content-range']);
           return 'sent';
         }
+        reply.hijack();
         res.writeHead(status, { ...headers, 'x-request-id': request.id });
         res.end(body);
         return 'sent';
@@ -262,17 +294,7 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, {
             return new Writable({ write: (_chunk, _encoding, done) => done() });
           }
           if (statusCode === 416) {
-            // The range lies past the clip's end: said in the OpenAI shape, with the length.
-            reply.hijack();
-            const length = headers['content-range'];
-            const body = JSON.stringify(RANGE_PAST_END);
-            res.writeHead(416, {
-              'content-type': 'application/json',
-              'content-length': String(Buffer.byteLength(body)),
-              'x-request-id': request.id,
-              ...(typeof length === 'string' ? { 'content-range': length } : {}),
-            });
-            res.end(body);
+            pastEnd(headers['content-range']);
             return new Writable({ write: (_chunk, _encoding, done) => done() });
           }
           if (statusCode !== 200 && statusCode !== 206) {
