@@ -33,6 +33,13 @@ export interface NatsBusOptions {
   /** Durable store for events NATS did not acknowledge. */
   outbox: Collection<OutboxEntry>;
   publishTimeoutMs?: number;
+  /**
+   * How long a publish waits for JetStream's acknowledgement before its events go to the outbox
+   * instead (default 500 ms). A server that is stopped but not gone (its connection open, nothing
+   * answered) would otherwise hold every call for the whole publish timeout; past this wait the
+   * bus writes to the outbox alone until an outbox flush is acknowledged again.
+   */
+  ackWaitMs?: number;
   /** The durable stream and its subjects: the caller's contract, not the adapter's (no defaults). */
   streamName: string;
   streamSubjects: readonly string[];
@@ -136,13 +143,15 @@ export class NatsBus implements Bus {
   #sending = false;
   /** False while the client is reconnecting: events then go to the outbox at once. */
   #connected = true;
+  /** True while NATS is connected but not acknowledging in time: events go to the outbox at once. */
+  #stalled = false;
   #closed = false;
 
   private constructor(nc: NatsConnection, jsm: JetStreamManager, options: NatsBusOptions) {
     this.#nc = nc;
     this.#jsm = jsm;
     this.#js = nc.jetstream();
-    this.#options = { publishTimeoutMs: 5000, ...options };
+    this.#options = { publishTimeoutMs: 5000, ackWaitMs: 500, ...options };
   }
 
   /** Connects (retrying for ever while the server is away), creates or updates the stream, starts the outbox. */
@@ -245,17 +254,32 @@ export class NatsBus implements Bus {
   async #sendGroup(subject: string, events: QueuedEvent[]): Promise<void> {
     const only = events.length === 1 ? events[0] : undefined;
     const msgID = only ? only.id : `batch:${events[0]?.id}:${events.length}`;
-    // While the client is reconnecting a publish would only wait out its timeout.
-    if (this.#connected) {
+    // While the client is reconnecting, or NATS does not answer, a publish would only wait out its timeout.
+    if (this.#connected && !this.#stalled) {
       try {
         const { payload, headers: marked } = encodeMessage(events);
-        await this.#js.publish(subject, payload, {
+        const acknowledged = this.#js.publish(subject, payload, {
           msgID,
           timeout: this.#options.publishTimeoutMs,
           ...(marked ? { headers: marked } : {}),
         });
-        for (const event of events) event.resolve();
-        return;
+        let waited: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => {
+          waited = setTimeout(() => resolve('late'), this.#options.ackWaitMs);
+        });
+        const outcome = await Promise.race([acknowledged, late]).finally(() => clearTimeout(waited));
+        if (outcome !== 'late') {
+          for (const event of events) event.resolve();
+          return;
+        }
+        // Still unanswered: the events go to the outbox too (the consumer applies each by its
+        // id, so a late acknowledgement of this publish counts nothing twice).
+        acknowledged.catch(() => undefined);
+        this.#stalled = true;
+        this.#options.logger.warn(
+          { servers: this.#options.servers, waitedMs: this.#options.ackWaitMs },
+          'NATS is connected but not acknowledging; events go to the outbox until it answers',
+        );
       } catch (error) {
         this.#options.logger.warn({ err: error, subject, events: events.length }, 'NATS did not acknowledge events; kept in the outbox');
       }
@@ -295,6 +319,10 @@ export class NatsBus implements Bus {
           });
           await this.#options.outbox.deleteMany({ _id: entry._id });
           sent += 1;
+          if (this.#stalled) {
+            this.#stalled = false;
+            this.#options.logger.info({ servers: this.#options.servers }, 'NATS acknowledging again; events go to it directly');
+          }
         } catch {
           const backoff = Math.min(500 * 2 ** entry.attempts, MAX_BACKOFF_MS);
           await this.#options.outbox.updateOne(

@@ -8,6 +8,7 @@ export {
   countTokens,
   videoJobSeries,
   busEventsRejectedSeries,
+  setDownstreamUp,
   type HttpRequestSeries,
   type GrpcCallSeries,
   type CounterChild,

@@ -1,4 +1,4 @@
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { LabelledChildren, once, type LabelValue } from './registry.js';
 
 // Every series the gateway exports, created once per process. Label values come from bounded
@@ -163,4 +163,21 @@ const videoJobs = once((registry) => {
 
 export function videoJobSeries(group: string, status: string): CounterChild {
   return videoJobs().get(group, status);
+}
+
+const downstreamUp = once(
+  (registry) =>
+    new Gauge({
+      name: 'gateway_downstream_up',
+      help: "Whether the edge's last probes found each internal service serving (1) or not (0): accounting, chat, video, and the event bus.",
+      labelNames: ['service'] as const,
+      registers: [registry],
+    }),
+);
+
+/** The edge's view of one internal service (or the bus): serving or not. */
+export function setDownstreamUp(service: string, up: boolean): void {
+  downstreamUp()
+    .labels(service)
+    .set(up ? 1 : 0);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@gateway/bus';
 import { decodeKeyChangedEvent, KEYS_CHANGED_SUBJECT } from '@gateway/contracts';
-import { busEventsRejectedSeries } from '@gateway/telemetry';
+import { busEventsRejectedSeries, setDownstreamUp } from '@gateway/telemetry';
 import type { Env, GatewayConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
@@ -9,7 +9,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, 
 import { KeyAuthenticator, refuseSeveralAuthorizations, type AuthenticatedKey } from './auth.js';
 import { ModelCatalog } from './catalog.js';
 import { onClientError, onConnect, onFrameworkError, onUnmetExpectation } from './client-errors.js';
-import type { Downstream } from './downstream.js';
+import { DEFAULT_WATCH, type Downstream, type WatchOptions } from './downstream.js';
 import { errorHandling, sendError } from './errors.js';
 import { adminRoutes } from './routes/admin.js';
 import { healthRoutes } from './routes/health.js';
@@ -38,6 +38,8 @@ export interface EdgeAppOptions {
   isRefusing?: () => boolean;
   /** Where the trace exporter variables are read; defaults to process.env. */
   env?: Env;
+  /** The background probes of the internal services (tests make them quicker). */
+  watch?: Partial<Omit<WatchOptions, 'onChange'>>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -94,6 +96,28 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   });
   app.addHook('onClose', async () => keyChanges.close());
 
+  const watch = { ...DEFAULT_WATCH, ...options.watch };
+  downstream.watch({
+    ...watch,
+    onChange: (service, state, previous) => {
+      if (state === 'up') app.log.info({ service, previous }, 'internal service back: its routes serve again');
+      else app.log.warn({ service, state }, 'internal service down: its routes answer 503 at once until it is back');
+    },
+  });
+  // The bus in the same gauges (its outages are logged by the bus itself).
+  const busProbe = setInterval(() => {
+    const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer')), watch.deadlineMs).unref());
+    Promise.race([bus.ping(), deadline]).then(
+      () => setDownstreamUp('bus', true),
+      () => setDownstreamUp('bus', false),
+    );
+  }, watch.intervalMs);
+  busProbe.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(busProbe);
+    downstream.unwatch();
+  });
+
   await app.register(errorHandling);
   app.server.on('checkExpectation', onUnmetExpectation);
   app.server.on('connect', onConnect);
@@ -120,6 +144,8 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
     v1.decorateRequest('apiKey', undefined as unknown as AuthenticatedKey);
     v1.addHook('onRequest', async (request) => {
       refuseSeveralAuthorizations(request.raw.rawHeaders);
+      // Every /v1 call needs accounting (the key, its budget), so none waits on it while it is down.
+      downstream.refuseWhileDown('accounting');
       request.apiKey = await authenticator.authenticate(request.headers.authorization, callContext(request));
     });
     await v1.register(modelsRoutes, { catalog });

@@ -44,7 +44,10 @@ function causeText(error: Error): string {
 
 export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
   reply.request.errorCode = error.code;
-  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(error.retryAfterSeconds))));
+  // Every 503 says when to try again: its own figure, or a second (an instance shutting down, a
+  // service that could not be reached on this call).
+  const retryAfter = error.retryAfterSeconds ?? (error.spec.http === 503 ? 1 : undefined);
+  if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(retryAfter))));
   return reply.code(error.spec.http).type('application/json').send(toOpenAIError(error));
 }
 

@@ -165,6 +165,8 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, o
   const clips = new Agent({ connections: null, keepAliveTimeout: 30_000, bodyTimeout: stallTimeoutMs, headersTimeout: 30_000 });
   app.addHook('onClose', async () => clips.close());
   const downloads = new DownloadSlots(downloadsPerKey);
+  // While the probes find the video service down, calls get a 503 at once rather than a deadline's wait.
+  app.addHook('onRequest', (_request, _reply, done) => done(downstream.refusal('video')));
 
   app.post('/v1/videos', async (request, reply) => {
     const fields = await readCreate(request);
