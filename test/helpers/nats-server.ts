@@ -79,6 +79,17 @@ export class NatsServer {
     });
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers, as a hung process does. */
+  pause(): void {
+    if (!this.#child || this.#child.exitCode !== null) throw new Error('only a nats-server binary this helper started can be paused');
+    this.#child.kill('SIGSTOP');
+  }
+
+  /** Lets a paused server run again (SIGCONT). */
+  resume(): void {
+    this.#child?.kill('SIGCONT');
+  }
+
   /** Stops the server (the storage folder stays, for a restart). */
   async stop(): Promise<void> {
     if (this.#container) {
@@ -90,6 +101,8 @@ export class NatsServer {
     child.removeAllListeners('exit');
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
+      // A paused server would not act on SIGTERM until it runs again.
+      child.kill('SIGCONT');
       child.kill('SIGTERM');
     });
   }

@@ -164,7 +164,8 @@ describe('gateway start', () => {
     } finally {
       expect(await stop(child)).toBe(0);
     }
-  });
+    // About fifteen CLI processes in a row: seconds each on a loaded two-core machine.
+  }, 60_000);
 
   it('runs one service alone with grpc.health.v1', async () => {
     const metricsPort = await freePort();

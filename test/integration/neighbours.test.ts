@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { parseConfig } from '@gateway/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, stopTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { eventually, startTestGateway, stopTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 // A sick neighbour: the video service hangs (its port accepts connections and never answers).
 // Chat calls must not slow down: the edge's model catalog is refreshed in the background, so no
@@ -83,5 +83,47 @@ describe('a hung video service', () => {
     const ready = await gateway.call('/health/readiness');
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: 'degraded', down: ['video'] });
+    await expectVideoRefusedAtOnce();
+  }, 60_000);
+
+  it('stopped (its port refusing connections): the same, and chat calls unchanged', async () => {
+    for (const socket of sockets.splice(0)) socket.destroy();
+    await new Promise<void>((resolve) => hung?.close(() => resolve()));
+    hung = undefined;
+    const healthy = await chatTimes(10);
+    await expectVideoRefusedAtOnce();
+    const ready = await gateway.call('/health/readiness');
+    expect(await ready.json()).toMatchObject({ status: 'degraded', down: ['video'], checks: { video: 'unreachable' } });
+    expect(median(healthy)).toBeLessThan(50);
   }, 60_000);
 });
+
+/** Once the edge's probes have found the video service down: every video route 503 at once, with Retry-After; metrics say so. */
+async function expectVideoRefusedAtOnce(): Promise<void> {
+  const refused = async () =>
+    gateway.call('/v1/videos/video_0123456789abcdef', key, { signal: AbortSignal.timeout(1000) }).catch(() => undefined);
+  await eventually(async () => (await refused())?.headers.get('retry-after') === '5', 15_000);
+  for (const [method, path] of [
+    ['GET', '/v1/videos/video_0123456789abcdef'],
+    ['GET', '/v1/videos'],
+    ['POST', '/v1/videos'],
+    ['GET', '/v1/videos/video_0123456789abcdef/content'],
+    ['DELETE', '/v1/videos/video_0123456789abcdef'],
+  ] as const) {
+    const started = performance.now();
+    const response = await gateway.call(path, key, {
+      method,
+      ...(method === 'POST'
+        ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'n-video', prompt: 'x' }) }
+        : {}),
+    });
+    const ms = performance.now() - started;
+    expect(response.status, `${method} ${path}`).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('service_unavailable');
+    expect(ms, `${method} ${path}`).toBeLessThan(200);
+  }
+  const metrics = await (await fetch(gateway.metricsUrl ?? '')).text();
+  expect(metrics).toContain('gateway_downstream_up{service="video"} 0');
+  expect(metrics).toContain('gateway_downstream_up{service="chat"} 1');
+}

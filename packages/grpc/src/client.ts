@@ -79,8 +79,9 @@ export async function unary<M extends AnyUnaryMethod>(
 export function createClient<C extends grpc.Client>(
   ctor: new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => C,
   address: string,
+  extraOptions: grpc.ClientOptions = {},
 ): C {
-  return new ctor(address, grpc.credentials.createInsecure(), channelOptions);
+  return new ctor(address, grpc.credentials.createInsecure(), { ...channelOptions, ...extraOptions });
 }
 
 export type HealthStatus = 'SERVING' | 'NOT_SERVING' | 'UNREACHABLE';
@@ -96,5 +97,8 @@ export async function checkHealth(client: HealthClient, service = '', deadlineMs
 }
 
 export function createHealthClient(address: string): HealthClient {
-  return createClient(protos().grpc.health.v1.Health, address);
+  // A connection of its own, not shared through grpc-js's global pool with the service's other
+  // clients: closing it ends the connection at once, so a server shutting down is not kept
+  // waiting by a probe channel that is already closed.
+  return createClient(protos().grpc.health.v1.Health, address, { 'grpc.use_local_subchannel_pool': 1 });
 }

@@ -52,7 +52,8 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     logger,
     service: 'chat',
     shutdownGraceMs: config.server.shutdownGraceMs,
-    checks: { bus: () => bus.ping() },
+    // No checks of its own: the bus may be away (spend waits in the outbox), and upstreams are the router's to judge.
+    checks: {},
   });
   // Credentials are read once at start: a served group stays served for the process's life.
   const served = servedGroups(config, 'chat', env).map(modelGroupMessage);

@@ -96,7 +96,8 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
     logger,
     service: 'video',
     shutdownGraceMs: config.server.shutdownGraceMs,
-    checks: { store: () => store.ping(), bus: () => bus.ping() },
+    // Not the bus: spend events wait in the outbox while it is away (see accounting).
+    checks: { store: () => store.ping() },
   });
   const served = servedGroups(config, 'video', env).map((group) => videoModelGroup(group as VideoGroupConfig, videoProviders));
   const handlers: VideoServiceHandlers = {
