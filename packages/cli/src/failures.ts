@@ -107,13 +107,6 @@ export function explain(error: unknown, context: FailureContext): Failure {
       exitCode: 1,
     };
   }
-  if (code === 'CONNECTION_REFUSED' || /NATS/.test(system?.name ?? '')) {
-    return {
-      message: `cannot reach NATS at ${context.env.NATS_URL ?? '(NATS_URL)'} (${code || system.message})`,
-      hint: 'start nats-server with JetStream (-js), or unset NATS_URL to use the in-process bus',
-      exitCode: 1,
-    };
-  }
   if (system?.name === 'MongoServerSelectionError' || system?.name === 'MongoParseError') {
     return {
       message: `cannot use MongoDB: ${system.message.split('\n')[0]}`,
