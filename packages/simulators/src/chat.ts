@@ -13,6 +13,8 @@ export interface ChatFault {
   retryAfter?: number;
   /** Wait this long before the response headers. */
   delayMs?: number;
+  /** Reset the connection (TCP RST) without answering a byte, after `delayMs` if set. */
+  reset?: boolean;
   /** Streams: close the connection after this many chunks, without [DONE] or usage. */
   cutAfterChunks?: number;
   /** Streams: end cleanly but without the usage chunk. */
@@ -135,6 +137,10 @@ export class ChatSimulator {
 
     const fault = this.#faults.shift() ?? {};
     if (fault.delayMs) await sleep(fault.delayMs);
+    if (fault.reset) {
+      req.socket.resetAndDestroy();
+      return;
+    }
     if (fault.status) {
       if (fault.retryAfter !== undefined) res.setHeader('retry-after', String(fault.retryAfter));
       return error(
