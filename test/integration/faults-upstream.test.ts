@@ -278,15 +278,15 @@ describe('one deployment, no retry: the fault reaches the caller', () => {
     ]);
   });
 
-  it('429 without Retry-After: 429 upstream_rate_limited with no Retry-After at all; no pause; nothing billed', async () => {
+  it('429 without Retry-After: 429 upstream_rate_limited with Retry-After: 1 (every 429 says when); no pause; nothing billed', async () => {
     const [plainKey, streamKey, laterKey] = await Promise.all([newKey(lonely), newKey(lonely), newKey(lonely)]);
     const before = lone.requests.length;
     lone.fail({ status: 429 }, { status: 429 });
     const plain = await chat(lonely, plainKey, 'lone-429-bare', false);
-    expect(plain.headers.get('retry-after')).toBeNull();
+    expect(plain.headers.get('retry-after')).toBe('1');
     await expectError(plain, 429, 'upstream_rate_limited', 'rate_limit_error');
     const streamed = await chat(lonely, streamKey, 'lone-429-bare', true);
-    expect(streamed.headers.get('retry-after')).toBeNull();
+    expect(streamed.headers.get('retry-after')).toBe('1');
     await expectError(streamed, 429, 'upstream_rate_limited', 'rate_limit_error');
     // No pause to sit out: the very next call reaches the upstream and is served.
     expect((await chat(lonely, laterKey, 'lone-429-bare', false)).status).toBe(200);

@@ -44,9 +44,9 @@ function causeText(error: Error): string {
 
 export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
   reply.request.errorCode = error.code;
-  // Every 503 says when to try again: its own figure, or a second (an instance shutting down, a
-  // service that could not be reached on this call).
-  const retryAfter = error.retryAfterSeconds ?? (error.spec.http === 503 ? 1 : undefined);
+  // Every 429 and 503 says when to try again: its own figure, or a second (an upstream's 429 that
+  // gave none, an instance shutting down, a service that could not be reached on this call).
+  const retryAfter = error.retryAfterSeconds ?? (error.spec.http === 503 || error.spec.http === 429 ? 1 : undefined);
   if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(retryAfter))));
   return reply.code(error.spec.http).type('application/json').send(toOpenAIError(error));
 }
