@@ -11,6 +11,8 @@ export interface HostileCase {
   body?: string | Buffer;
   /** Who calls: a key of the demo config, the admin token, or nobody. */
   auth: 'key' | 'admin' | 'none' | 'wrong-key' | 'wrong-admin' | 'malformed';
+  /** The exact answer, where one is due: status, error code, and the Allow header (none: absent). */
+  expected?: { status: number; code: string; allow?: string };
 }
 
 export const KEY_ROUTES: readonly [string, string][] = [
@@ -263,12 +265,25 @@ export function hostileCases(): HostileCase[] {
     add({ name: 'admin two authorizations', method, path, auth: 'admin', headers: { 'x-second-auth': '1' } });
   }
 
-  // Methods a route does not take, and paths nobody serves.
+  // Methods a route does not take (405, Allow naming those it does: HEAD wherever GET is), and
+  // paths nobody serves (404).
   const allRoutes = [...KEY_ROUTES.map(([m, p]) => [m, p, 'key'] as const), ...ADMIN_ROUTES.map(([m, p]) => [m, p, 'admin'] as const)];
+  const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+  const allowOf = (path: string) => {
+    const served = new Set(allRoutes.filter(([, p]) => p === path).map(([m]) => m));
+    if (served.has('GET')) served.add('HEAD');
+    return ALLOW_ORDER.filter((m) => served.has(m)).join(', ');
+  };
   for (const [method, path, auth] of allRoutes) {
     for (const other of ['PUT', 'PATCH', 'DELETE', 'POST', 'GET']) {
       if (other === method || allRoutes.some(([m, p]) => m === other && p === path)) continue;
-      add({ name: `method ${other}`, method: other, path, auth });
+      add({
+        name: `method ${other}`,
+        method: other,
+        path,
+        auth,
+        expected: { status: 405, code: 'method_not_allowed', allow: allowOf(path) },
+      });
     }
   }
   for (const path of [
@@ -284,7 +299,8 @@ export function hostileCases(): HostileCase[] {
     '/.env',
     '/v1/models/demo-chat/extra',
   ]) {
-    for (const auth of ['key', 'admin', 'none'] as const) add({ name: 'unknown path', method: 'GET', path, auth });
+    for (const auth of ['key', 'admin', 'none'] as const)
+      add({ name: 'unknown path', method: 'GET', path, auth, expected: { status: 404, code: 'not_found' } });
   }
 
   // Bodies: content types, malformed and non-object JSON, prototype-named keys, size.

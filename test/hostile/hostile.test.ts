@@ -45,6 +45,7 @@ function headersFor(c: HostileCase): string[] {
 interface Answer {
   status: number;
   text: string;
+  allow?: string;
 }
 
 async function send(c: HostileCase): Promise<Answer> {
@@ -56,11 +57,15 @@ async function send(c: HostileCase): Promise<Answer> {
     // A request the gateway leaves unanswered is a failure of its own, not a hung suite.
     signal: AbortSignal.timeout(10_000),
   });
-  return { status: response.statusCode, text: await response.body.text() };
+  const allow = response.headers.allow;
+  return { status: response.statusCode, text: await response.body.text(), allow: Array.isArray(allow) ? allow.join(', ') : allow };
 }
 
-/** What every hostile answer must be: a 4xx with the OpenAI error shape and nothing secret in it. */
-function judge(answer: Answer): string | undefined {
+/**
+ * What every hostile answer must be: a 4xx with the OpenAI error shape and nothing secret in it;
+ * and the exact status, code and Allow where the case names them.
+ */
+function judge(answer: Answer, expected?: HostileCase['expected']): string | undefined {
   if (answer.status < 400 || answer.status > 499) return `status ${answer.status}`;
   let body: { error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown } };
   try {
@@ -79,6 +84,11 @@ function judge(answer: Answer): string | undefined {
     return `not OpenAI-shaped: ${answer.text.slice(0, 120)}`;
   }
   for (const secret of [key, ADMIN_TOKEN]) if (answer.text.includes(secret)) return 'a secret is echoed';
+  if (expected) {
+    const got = `${answer.status} ${String(error.code)} Allow: ${answer.allow ?? '(none)'}`;
+    const want = `${expected.status} ${expected.code} Allow: ${expected.allow ?? '(none)'}`;
+    if (got !== want) return `expected ${want}, got ${got}`;
+  }
   return undefined;
 }
 
@@ -98,7 +108,7 @@ describe('hostile input', () => {
     // One at a time (about 5 s in all): the cases are judged alone, and the probe is asked every 100.
     for (const [i, c] of cases.entries()) {
       const answer = await send(c).catch((error: unknown) => ({ status: 0, text: String(error) }));
-      const verdict = judge(answer);
+      const verdict = judge(answer, c.expected);
       if (verdict) failures.push(`${c.method} ${c.path.slice(0, 80)} [${c.name}]: ${verdict}`);
       if (i % 100 === 99) expect((await request(`${gateway.url}/health/liveness`, { dispatcher: agent })).statusCode).toBe(200);
     }

@@ -1,6 +1,7 @@
 import { GatewayError, asGatewayError, toOpenAIError } from '@gateway/errors';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { RouteMethods } from './route-methods.js';
 
 // Every error leaves the edge as an OpenAI-shaped body with a stable code. Fastify's own
 // errors (bad JSON, too large, wrong content type, schema validation) are translated here.
@@ -53,10 +54,19 @@ export function sendError(reply: FastifyReply, error: GatewayError): FastifyRepl
 
 /**
  * The error and not-found handlers. Wrapped by fastify-plugin so they apply to the scope that
- * registers it (the edge's), not only to this plugin's own.
+ * registers it (the edge's), not only to this plugin's own. Register it before any route: the
+ * not-found handler knows the routes registered after it.
  */
 export const errorHandling = fp(
   async (app) => {
+    const { routerOptions } = app.initialConfig;
+    const routeMethods = new RouteMethods({
+      ignoreTrailingSlash: routerOptions?.ignoreTrailingSlash ?? app.initialConfig.ignoreTrailingSlash ?? false,
+      maxParamLength: routerOptions?.maxParamLength ?? app.initialConfig.maxParamLength ?? 100,
+    });
+    // Every route of this scope and the plugins under it, the HEAD Fastify adds for each GET too.
+    app.addHook('onRoute', (route) => routeMethods.add(route.url, route.method));
+
     app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const gatewayError = error instanceof GatewayError ? error : fromFastify(error);
       // The access line names the code of every failed request. Only the gateway's own faults
@@ -77,6 +87,21 @@ export const errorHandling = fp(
     });
     app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?')[0] ?? '';
+      // A path some route serves, asked with another method: 405 naming those that work. Decided
+      // by path and method alone, before any authentication (the /v1 key check belongs to the
+      // routes), and only for routes that exist: with the admin API off, /admin paths stay 404.
+      // OPTIONS is no exception: no route serves it (no CORS here, the callers are SDKs and
+      // servers), so it is one more method the path does not take, 405 with the same Allow.
+      const allowed = routeMethods.allowedAt(request.url);
+      if (allowed.length > 0) {
+        reply.header('allow', allowed.join(', '));
+        return sendError(
+          reply,
+          new GatewayError('method_not_allowed', {
+            message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`,
+          }),
+        );
+      }
       return sendError(reply, new GatewayError('not_found', { message: `Unknown route: ${request.method} ${path}` }));
     });
   },
