@@ -43,6 +43,10 @@ export interface EdgeAppOptions {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** A whole request, body included (16 MiB at a slow link's pace). */
+const REQUEST_TIMEOUT_MS = 120_000;
+/** The request line and headers. */
+const HEADERS_TIMEOUT_MS = 30_000;
 
 /** Fastify's own options for the edge: body limit, request ids, quiet per-request logging. */
 export function edgeServerOptions(config: GatewayConfig, logger: Logger): FastifyServerOptions {
@@ -62,14 +66,24 @@ export function edgeServerOptions(config: GatewayConfig, logger: Logger): Fastif
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     keepAliveTimeout: 72_000,
-    requestTimeout: 120_000,
+    requestTimeout: REQUEST_TIMEOUT_MS,
     routerOptions: { ignoreTrailingSlash: true },
     // Every answer is OpenAI-shaped, those given before a route runs too (client-errors.ts).
     clientErrorHandler: onClientError,
     frameworkErrors: onFrameworkError,
-    // A request without Host reaches the routes (and their shaped answers) rather than Node's
-    // bare 400. Fastify hands `http` to http.createServer; its types do not list it.
-    ...({ http: { requireHostHeader: false } } as Record<string, unknown>),
+    // Fastify hands `http` to http.createServer; its types do not list it. A request without
+    // Host reaches the routes (and their shaped answers) rather than Node's bare 400. The
+    // timeouts must be given here, at construction: set afterwards (as Fastify sets
+    // requestTimeout) Node still closes slow headers but never a body that stops arriving.
+    // Slow clients then get a shaped 408 (client-errors.ts), checked for every 5 s.
+    ...({
+      http: {
+        requireHostHeader: false,
+        requestTimeout: REQUEST_TIMEOUT_MS,
+        headersTimeout: HEADERS_TIMEOUT_MS,
+        connectionsCheckingInterval: 5000,
+      },
+    } as Record<string, unknown>),
     // A schema that forbids unknown fields means it: they are refused, not silently stripped.
     ajv: { customOptions: { removeAdditional: false } },
   };
