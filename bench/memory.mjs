@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// Memory under load: MEMORY_CALLS plain chat calls (default 200,000) at 50 connections through
+// the one-process gateway, then through the separate processes over NATS; the RSS of every
+// gateway process is sampled at each tenth of the calls, so growth over the run shows.
+// Usage: npm run build && node bench/memory.mjs   (MEMORY_CALLS=200000, MEMORY_MODES=one,separate)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+import { rssMiB, start, stopAll } from './lib/procs.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const CALLS = Number(process.env.MEMORY_CALLS ?? 200_000);
+const MODES = (process.env.MEMORY_MODES ?? 'one,separate').split(',');
+const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const tmp = mkdtempSync(join(tmpdir(), 'gateway-memory-'));
+const children = [];
+process.on('exit', () => {
+  stopAll(children);
+  rmSync(tmp, { recursive: true, force: true });
+});
+process.on('SIGINT', () => process.exit(130));
+const json = (line) => {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+};
+const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startNats() {
+  const binary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
+  if (!binary) throw new Error('separate mode needs nats-server (apt-get install nats-server)');
+  const port = await freePort();
+  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(tmp, 'nats')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  await new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`nats-server did not start:\n${output}`)), 10_000);
+    child.stderr.on('data', (d) => {
+      output += d;
+      if (output.includes('Server is ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return `nats://127.0.0.1:${port}`;
+}
+
+const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
+children.push(upstream.child);
+const configPath = join(tmp, 'gateway.yaml');
+writeFileSync(
+  configPath,
+  `
+groups:
+  - id: bench-fast
+    mode: chat
+    max_input_tokens: 100000
+    max_output_tokens: 4096
+    price: { input_per_mtok: 0.15, output_per_mtok: 0.6 }
+    deployments: [{ provider: openai, model: bench-model, api_base: "${upstream.value.fast}/v1", api_key_env: BENCH_UPSTREAM_KEY }]
+`,
+);
+const baseEnv = {
+  GATEWAY_CONFIG: configPath,
+  ADMIN_TOKEN,
+  BENCH_UPSTREAM_KEY: 'bench-credential',
+  LOG_LEVEL: 'info',
+  HOST: '127.0.0.1',
+  METRICS_PORT: '0',
+};
+
+async function startGateway(mode) {
+  const cli = join(root, 'packages/cli/bin/gateway.js');
+  if (mode === 'one') {
+    const g = await start([cli, 'start'], {
+      env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, 'one') },
+      name: 'gateway',
+      ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
+    });
+    children.push(g.child);
+    return { url: g.value, pids: { gateway: g.child.pid }, child: g.child };
+  }
+  const s = await start([cli, 'start', '--separate', '--auto-ports'], {
+    env: { ...baseEnv, NATS_URL: await startNats(), PORT: String(await freePort()), GATEWAY_DATA_DIR: join(tmp, 'separate') },
+    name: 'gateway (separate)',
+    ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
+  });
+  children.push(s.child);
+  const pids = Object.fromEntries(Object.entries(s.value.pids).map(([n, pid]) => [n.replace(/-1$/, ''), pid]));
+  return { url: s.value.edges[0], pids, child: s.child };
+}
+
+/** CALLS calls at 50 connections; RSS of each process at every tenth. */
+async function run(mode) {
+  const gateway = await startGateway(mode);
+  const created = await fetch(`${gateway.url}/admin/v1/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'memory', models: ['bench-fast'], budget_usd: 1e6 }),
+  });
+  const { key } = await created.json();
+  const pool = new Pool(gateway.url, { connections: 50, pipelining: 1 });
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const body = JSON.stringify({ model: 'bench-fast', messages: [{ role: 'user', content: 'Hello there' }] });
+  const samples = [{ calls: 0, rss: Object.fromEntries(Object.entries(gateway.pids).map(([n, pid]) => [n, rssMiB(pid)])) }];
+  let sent = 0;
+  let done = 0;
+  let errors = 0;
+  const step = CALLS / 10;
+  const startedAt = performance.now();
+  const worker = async () => {
+    while (sent < CALLS) {
+      sent += 1;
+      const response = await pool.request({ method: 'POST', path: '/v1/chat/completions', headers, body });
+      await response.body.dump();
+      if (response.statusCode !== 200) errors += 1;
+      done += 1;
+      if (done % step === 0) {
+        samples.push({ calls: done, rss: Object.fromEntries(Object.entries(gateway.pids).map(([n, pid]) => [n, rssMiB(pid)])) });
+        log(`${mode}: ${done} calls, ${((done / (performance.now() - startedAt)) * 1000).toFixed(0)} req/s`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, worker));
+  await pool.close();
+  stopAll([gateway.child]);
+  return { samples, errors, seconds: (performance.now() - startedAt) / 1000 };
+}
+
+const results = {};
+for (const mode of MODES) results[mode] = await run(mode);
+for (const [mode, { samples, errors, seconds }] of Object.entries(results)) {
+  const names = Object.keys(samples[0].rss);
+  console.log(
+    `\n${mode === 'one' ? 'One process' : 'Separate processes (NATS)'}: ${CALLS} calls in ${seconds.toFixed(0)} s, ${errors} errors. RSS in MiB:\n`,
+  );
+  console.log(`| calls | ${names.join(' | ')} |`);
+  console.log(`|--:|${names.map(() => '--:').join('|')}|`);
+  for (const s of samples) console.log(`| ${s.calls} | ${names.map((n) => s.rss[n].toFixed(0)).join(' | ')} |`);
+  const peak = Object.fromEntries(names.map((n) => [n, Math.max(...samples.slice(1).map((s) => s.rss[n]))]));
+  const growth = Object.fromEntries(names.map((n) => [n, samples.at(-1).rss[n] - samples[2].rss[n]]));
+  console.log(
+    `\npeak: ${names.map((n) => `${n} ${peak[n].toFixed(0)} MiB`).join(', ')}; from 20% of the calls to the end: ${names.map((n) => `${n} ${growth[n] >= 0 ? '+' : ''}${growth[n].toFixed(0)} MiB`).join(', ')}`,
+  );
+}
+process.exit(0);
