@@ -1,6 +1,7 @@
 import { InProcessBus } from '@gateway/bus';
 import { spendSubject, type SpendEvent } from '@gateway/contracts';
 import { startEdge } from '@gateway/edge';
+import { checkHealth, createHealthClient } from '@gateway/grpc';
 import { silentLogger } from '@gateway/logging';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,20 @@ describe('health', () => {
     const ready = await gateway.call('/health/readiness');
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { bus: 'up', accounting: 'up', chat: 'up', video: 'up' }, down: [] });
+  });
+
+  it('serves each service in process to the callers inside it, and on its loopback port to anything outside', async () => {
+    for (const service of [gateway.accounting, gateway.chat, gateway.video]) {
+      expect(service.inProcessAddress).toBe(`inproc:${service.name}@${service.address}`);
+      for (const address of [service.inProcessAddress ?? '', service.address]) {
+        const health = createHealthClient(address);
+        try {
+          expect(await checkHealth(health), address).toBe('SERVING');
+        } finally {
+          health.close();
+        }
+      }
+    }
   });
 });
 

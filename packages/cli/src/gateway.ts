@@ -33,10 +33,17 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/** Where a caller in this process reaches a service: in process when it serves so, else its port. */
+function reach(service: RunningService): string {
+  return service.inProcessAddress ?? service.address;
+}
+
 /**
  * The whole gateway in one process: the three services on loopback gRPC ports of their own,
  * the edge in front, one store (embedded unless MONGODB_URI) and one bus (NATS when NATS_URL
- * is set, else in-process).
+ * is set, else in-process). Callers in this process (the edge; chat and video asking accounting
+ * for budget) reach the services in process, through the same handlers and serializers but
+ * without HTTP/2; the ports still answer anything outside the process.
  */
 export async function startGateway({ config, logger, env, clock, metrics }: GatewayOptions): Promise<RunningGateway> {
   const store = await openStore(env, logger);
@@ -54,13 +61,14 @@ export async function startGateway({ config, logger, env, clock, metrics }: Gate
       store: borrowed(store),
       logger: logger.child({ service: 'accounting' }),
       listen: '127.0.0.1:0',
+      inProcess: true,
       // Nothing else can hold leases in this process's own embedded store.
       leasesEndWithProcess: store.kind === 'embedded',
       ...(clock ? { clock } : {}),
     });
     started.push(accounting);
     // Chat and video hold each call's price in accounting before going upstream.
-    const budgetClient = new AccountingClient(accounting.address);
+    const budgetClient = new AccountingClient(reach(accounting));
     started.push({ name: 'accounting', address: accounting.address, port: accounting.port, close: async () => budgetClient.close() });
     const budget = accountingBudget(budgetClient);
     // Chat draws its calls from budget leases: most calls need no accounting round trip.
@@ -69,6 +77,7 @@ export async function startGateway({ config, logger, env, clock, metrics }: Gate
       budget: new BudgetLeases(budgetClient, budget),
       logger: logger.child({ service: 'chat' }),
       listen: '127.0.0.1:0',
+      inProcess: true,
     });
     started.push(chat);
     const video = await startVideo({
@@ -77,6 +86,7 @@ export async function startGateway({ config, logger, env, clock, metrics }: Gate
       store: borrowed(store),
       logger: logger.child({ service: 'video' }),
       listen: '127.0.0.1:0',
+      inProcess: true,
     });
     started.push(video);
     const host = env.HOST ?? '127.0.0.1';
@@ -88,7 +98,7 @@ export async function startGateway({ config, logger, env, clock, metrics }: Gate
       adminToken: env.ADMIN_TOKEN || undefined,
       host,
       port: Number(env.PORT ?? DEFAULT_PORTS.edge),
-      services: { accounting: accounting.address, chat: chat.address, video: video.address },
+      services: { accounting: reach(accounting), chat: reach(chat), video: reach(video) },
       ...(metrics === undefined ? {} : { metrics }),
     });
     started.push(edge);

@@ -3,6 +3,7 @@ import { protos, type HealthCheckResponse__Output, type HealthClient } from '@ga
 import type { RequestContext } from '@gateway/logging';
 import { injectTraceContext } from '@gateway/telemetry';
 import { fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
+import { createInProcessClient, isInProcessAddress } from './in-process.js';
 import { channelOptions, REQUEST_ID_KEY } from './options.js';
 
 export const DEFAULT_DEADLINE_MS = 5000;
@@ -75,12 +76,20 @@ export async function unary<M extends AnyUnaryMethod>(
   }
 }
 
-/** Builds a client for one of the contracts' services, with the gateway's channel options. */
-export function createClient<C extends grpc.Client>(
-  ctor: new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ClientOptions) => C,
+/** A generated client class, which carries its service's definition (proto-loader's `service`). */
+export type ClientConstructor<C extends grpc.Client> = (new (
   address: string,
-  extraOptions: grpc.ClientOptions = {},
-): C {
+  credentials: grpc.ChannelCredentials,
+  options?: grpc.ClientOptions,
+) => C) & { service: grpc.ServiceDefinition };
+
+/**
+ * Builds a client for one of the contracts' services, with the gateway's channel options; for an
+ * inproc: address, one that calls the server published there in this process (no socket, no
+ * HTTP/2; channel options do not apply).
+ */
+export function createClient<C extends grpc.Client>(ctor: ClientConstructor<C>, address: string, extraOptions: grpc.ClientOptions = {}): C {
+  if (isInProcessAddress(address)) return createInProcessClient(ctor.service, address) as C;
   return new ctor(address, grpc.credentials.createInsecure(), { ...channelOptions, ...extraOptions });
 }
 

@@ -5,6 +5,7 @@ export {
   createHealthClient,
   checkHealth,
   callMetadata,
+  type ClientConstructor,
   DEFAULT_DEADLINE_MS,
   DEFAULT_RETRIES,
   type CallContext,
@@ -13,3 +14,4 @@ export {
 export { toServiceError, fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
 export { channelOptions, MAX_MESSAGE_BYTES, REQUEST_ID_KEY } from './options.js';
 export { UPSTREAM_MS_KEY, upstreamMetadata, upstreamMsOf } from './upstream-time.js';
+export { inProcessAddress, isInProcessAddress, IN_PROCESS_SCHEME } from './in-process.js';

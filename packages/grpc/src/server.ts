@@ -12,6 +12,7 @@ import {
   type TracedScope,
 } from '@gateway/telemetry';
 import { toServiceError } from './errors.js';
+import { InProcessEndpoint } from './in-process.js';
 import { channelOptions, REQUEST_ID_KEY } from './options.js';
 import { upstreamMetadata } from './upstream-time.js';
 
@@ -102,6 +103,8 @@ export const LIVENESS_SERVICE = 'liveness';
 
 export class GrpcServer {
   readonly #server = new grpc.Server(channelOptions);
+  /** The same handlers for callers in this process (see listenInProcess). */
+  readonly #inProcess = new InProcessEndpoint();
   readonly #logger: Logger;
   readonly #checks: Readonly<Record<string, ReadinessCheck>>;
   readonly #serviceNames = new Set<string>(['']);
@@ -114,7 +117,11 @@ export class GrpcServer {
     this.#service = options.service ?? 'unknown';
     this.#checks = options.checks ?? {};
     this.#shutdownGraceMs = options.shutdownGraceMs ?? 10_000;
-    this.#server.addService(protos().grpc.health.v1.Health.service, this.#healthHandlers());
+    const health = protos().grpc.health.v1.Health.service;
+    const healthHandlers = this.#healthHandlers();
+    this.#server.addService(health, healthHandlers);
+    // Health is still answered in process while the server drains, so it can say NOT_SERVING.
+    this.#inProcess.addService(health, healthHandlers, true);
   }
 
   /**
@@ -130,6 +137,7 @@ export class GrpcServer {
     const implemented: grpc.UntypedServiceImplementation = {};
     for (const [method, handler] of Object.entries(handlers)) if (handler) implemented[method] = handler;
     this.#server.addService(definition, implemented);
+    this.#inProcess.addService(definition, implemented);
   }
 
   /** Wraps an async function as a unary handler. */
@@ -268,20 +276,36 @@ export class GrpcServer {
     });
   }
 
-  /** Health turns NOT_SERVING at once; in-flight calls get the grace period, then are cut. */
+  /**
+   * Also answers callers in this same process that dial `address` (an inproc: address, see
+   * createClient): the same handlers, called directly with each message serialized as over gRPC,
+   * without a socket or HTTP/2.
+   */
+  listenInProcess(address: string): void {
+    this.#inProcess.publish(address);
+  }
+
+  /**
+   * Health turns NOT_SERVING at once and new calls are refused (in process, health is still
+   * answered, NOT_SERVING); in-flight calls get the grace period, then are cut.
+   */
   async close(): Promise<void> {
     this.#draining = true;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        this.#server.forceShutdown();
-        resolve();
-      }, this.#shutdownGraceMs);
-      timer.unref();
-      this.#server.tryShutdown(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    this.#inProcess.drain();
+    let timer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      Promise.all([new Promise<void>((resolve) => this.#server.tryShutdown(() => resolve())), this.#inProcess.idle()]).then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), this.#shutdownGraceMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!drained) {
+      this.#server.forceShutdown();
+      this.#inProcess.cutAll();
+    }
+    this.#inProcess.close();
   }
 
   /** Runs every probe; names those that fail. */

@@ -13,7 +13,7 @@ import {
   type GroupMode,
 } from '@gateway/config';
 import type { ModelGroup } from '@gateway/protos';
-import type { GrpcServer } from '@gateway/grpc';
+import { inProcessAddress, type GrpcServer } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
 import { connectMongo, importLegacyEmbedded, SqliteStore, type DocumentStore } from '@gateway/store';
 
@@ -35,6 +35,8 @@ export interface RunningService {
   /** host:port it listens on. */
   readonly address: string;
   readonly port: number;
+  /** Where callers in this same process reach it without a socket (an inproc: address), when it serves them. */
+  readonly inProcessAddress?: string;
   /** Where its own metrics server listens (the edge's), when it runs one. */
   readonly metricsPort?: number;
   /** Stops taking work, lets in-flight work finish within a bound, releases what it opened. */
@@ -154,16 +156,23 @@ export interface ServeGrpcOptions {
   logger: Logger;
   /** Releases what the service opened, after the server has drained. */
   release: () => Promise<void>;
+  /** Also serve callers in this process directly, at `inProcessAddress` (the one-process start). */
+  inProcess?: boolean;
 }
 
 /** Binds a built gRPC service and hands back its running form. */
-export async function serveGrpc({ name, server, listen, logger, release }: ServeGrpcOptions): Promise<RunningService> {
+export async function serveGrpc({ name, server, listen, logger, release, inProcess }: ServeGrpcOptions): Promise<RunningService> {
   const port = await server.listen(listen);
-  logger.info({ port }, `${name} listening`);
+  const address = `${listen.slice(0, listen.lastIndexOf(':'))}:${port}`;
+  // Named after the port it also listens on, so several gateways in one process (tests) never share one.
+  const inProcessAt = inProcess ? inProcessAddress(`${name}@${address}`) : undefined;
+  if (inProcessAt) server.listenInProcess(inProcessAt);
+  logger.info({ port, ...(inProcessAt ? { inProcess: inProcessAt } : {}) }, `${name} listening`);
   return {
     name,
-    address: `${listen.slice(0, listen.lastIndexOf(':'))}:${port}`,
+    address,
     port,
+    ...(inProcessAt ? { inProcessAddress: inProcessAt } : {}),
     close: async () => {
       await server.close();
       await release();

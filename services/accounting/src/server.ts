@@ -4,6 +4,8 @@ import { buildAccountingApp, type AccountingDeps } from './app.js';
 export interface StartAccountingOptions extends AccountingDeps {
   /** host:port; port 0 picks a free one. */
   listen: string;
+  /** Also serve callers in this process without a socket (RunningService.inProcessAddress). */
+  inProcess?: boolean;
 }
 
 export async function startAccounting(options: StartAccountingOptions): Promise<RunningService> {
@@ -12,6 +14,7 @@ export async function startAccounting(options: StartAccountingOptions): Promise<
     name: 'accounting',
     server: app.server,
     listen: options.listen,
+    ...(options.inProcess ? { inProcess: true } : {}),
     logger: options.logger,
     release: async () => {
       await app.stop();

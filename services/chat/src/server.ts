@@ -4,6 +4,8 @@ import { buildChatApp, type ChatDeps } from './app.js';
 export interface StartChatOptions extends ChatDeps {
   /** host:port; port 0 picks a free one. */
   listen: string;
+  /** Also serve callers in this process without a socket (RunningService.inProcessAddress). */
+  inProcess?: boolean;
 }
 
 export async function startChat(options: StartChatOptions): Promise<RunningService> {
@@ -12,6 +14,7 @@ export async function startChat(options: StartChatOptions): Promise<RunningServi
     name: 'chat',
     server: app.server,
     listen: options.listen,
+    ...(options.inProcess ? { inProcess: true } : {}),
     logger: options.logger,
     release: async () => {
       await app.stop();

@@ -4,6 +4,8 @@ import { buildVideoApp, type VideoDeps } from './app.js';
 export interface StartVideoOptions extends VideoDeps {
   /** host:port; port 0 picks a free one. */
   listen: string;
+  /** Also serve callers in this process without a socket (RunningService.inProcessAddress). */
+  inProcess?: boolean;
 }
 
 export async function startVideo(options: StartVideoOptions): Promise<RunningService> {
@@ -12,6 +14,7 @@ export async function startVideo(options: StartVideoOptions): Promise<RunningSer
     name: 'video',
     server: app.server,
     listen: options.listen,
+    ...(options.inProcess ? { inProcess: true } : {}),
     logger: options.logger,
     release: async () => {
       await app.stop();
