@@ -192,7 +192,21 @@ export class GrpcServer {
           if (info.upstreamMs > 0) call.sendMetadata(upstreamMetadata(info.upstreamMs));
         }
         if (call.write(message)) return Promise.resolve();
-        return new Promise((resolve) => call.once('drain', resolve));
+        // A caller that goes away while the stream waits for room never sends 'drain': the wait
+        // ends with the call, so the handler unwinds (and gives back what it holds, such as a
+        // budget claim) instead of waiting for ever.
+        return new Promise((resolve, reject) => {
+          const onAbort = () => {
+            call.off('drain', onDrain);
+            reject(new GatewayError('service_unavailable', { message: 'The caller went away.' }));
+          };
+          const onDrain = () => {
+            info.signal.removeEventListener('abort', onAbort);
+            resolve();
+          };
+          call.once('drain', onDrain);
+          info.signal.addEventListener('abort', onAbort, { once: true });
+        });
       };
       void runInScope(scope, () =>
         handler(call.request, write, info).then(

@@ -196,6 +196,30 @@ describe.each(TRANSPORTS)('calls over %s', (transport) => {
     expect(written).toBe(total);
   });
 
+  it('end a write waiting for room when its caller cancels, so the handler unwinds', async () => {
+    let unwound: (error: unknown) => void = () => undefined;
+    const handlerUnwound = new Promise<unknown>((resolve) => {
+      unwound = resolve;
+    });
+    const { client } = await serveOver(transport, {
+      stream: async (write) => {
+        try {
+          for (let i = 0; i < 1000; i += 1) await write({ chunks: [Buffer.from(`${i}`.padEnd(64 * 1024, '.'))], usage: null });
+        } catch (error) {
+          unwound(error);
+          throw error;
+        }
+      },
+    });
+    const stream = openStream(client);
+    stream.on('error', () => undefined);
+    await new Promise((resolve) => stream.once('data', resolve));
+    stream.pause();
+    await sleep(300);
+    stream.cancel();
+    expect(await handlerUnwound).toBeInstanceOf(GatewayError);
+  });
+
   it('end a stream that fails after messages with those messages, then the error', async () => {
     const { client } = await serveOver(transport, {
       stream: async (write) => {
