@@ -106,7 +106,8 @@ function pausedReader(path: string, key: string, body?: string): Promise<Socket>
 async function download(id: string, key: string): Promise<{ ms: number; bytes: number; status: number }> {
   const started = performance.now();
   const response = await gateway.call(`/v1/videos/${id}/content`, key);
-  const bytes = response.status === 200 ? (await response.arrayBuffer()).byteLength : (await response.text(), 0);
+  const payload = await response.arrayBuffer();
+  const bytes = response.status === 200 ? payload.byteLength : 0;
   return { ms: performance.now() - started, bytes, status: response.status };
 }
 
