@@ -8,6 +8,7 @@ import {
   type Filter,
   type FindOptions,
   type IndexSpec,
+  type StoreWriteObserver,
   type Update,
   type UpdateOptions,
 } from './port.js';
@@ -29,9 +30,13 @@ function translate(error: unknown): unknown {
 class MongoCollection<T extends Doc> implements Collection<T> {
   // The driver's generic filter types are stricter than this port's; the port's contract tests
   // are what keeps the two in line.
-  constructor(private readonly collection: import('mongodb').Collection<Document>) {}
+  constructor(
+    private readonly collection: import('mongodb').Collection<Document>,
+    private readonly onWrite: StoreWriteObserver,
+  ) {}
 
   async insertOne(doc: T): Promise<void> {
+    this.onWrite(this.collection.collectionName, 'insert_one');
     try {
       await this.collection.insertOne({ ...doc } as Document);
     } catch (error) {
@@ -51,6 +56,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<boolean> {
+    this.onWrite(this.collection.collectionName, 'update_one');
     return this.#retryUpsert(options, async () => {
       const result = await this.collection.updateOne(filter as Document, update as Document, { upsert: options.upsert ?? false });
       return result.matchedCount + result.upsertedCount > 0;
@@ -58,6 +64,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<T | null> {
+    this.onWrite(this.collection.collectionName, 'find_one_and_update');
     return this.#retryUpsert(options, async () => {
       const doc = await this.collection.findOneAndUpdate(filter as Document, update as Document, {
         upsert: options.upsert ?? false,
@@ -69,6 +76,7 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteMany(filter: Filter): Promise<number> {
+    this.onWrite(this.collection.collectionName, 'delete_many');
     return (await this.collection.deleteMany(filter as Document)).deletedCount;
   }
 
@@ -91,22 +99,32 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 }
 
+export interface MongoStoreOptions {
+  /** The database when the URI's path names none (default "gateway"). */
+  dbName?: string;
+  /** Told of each write operation the collections issue (the process's write counter). */
+  onWrite?: StoreWriteObserver;
+}
+
 export class MongoStore implements DocumentStore {
   readonly kind = 'mongodb';
   readonly #client: MongoClient;
   readonly #db: Db;
+  readonly #onWrite: StoreWriteObserver;
 
-  private constructor(client: MongoClient, db: Db) {
+  private constructor(client: MongoClient, db: Db, onWrite: StoreWriteObserver) {
     this.#client = client;
     this.#db = db;
+    this.#onWrite = onWrite;
   }
 
   /** Connects to `uri`; the database is the URI's path, else `dbName`, else "gateway". */
-  static async connect(uri: string, dbName?: string): Promise<MongoStore> {
+  static async connect(uri: string, options: MongoStoreOptions = {}): Promise<MongoStore> {
     const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5000, appName: 'ai-gateway' });
     await client.connect();
     const fromUri = /^mongodb(?:\+srv)?:\/\/[^/]+\/([^/?]+)/.exec(uri)?.[1];
-    return new MongoStore(client, client.db(fromUri ? decodeURIComponent(fromUri) : (dbName ?? 'gateway')));
+    const db = client.db(fromUri ? decodeURIComponent(fromUri) : (options.dbName ?? 'gateway'));
+    return new MongoStore(client, db, options.onWrite ?? (() => {}));
   }
 
   async collection<T extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {
@@ -117,7 +135,7 @@ export class MongoStore implements DocumentStore {
         ...('field' in index && index.expireAfterSeconds !== undefined ? { expireAfterSeconds: index.expireAfterSeconds } : {}),
       });
     }
-    return new MongoCollection<T>(collection);
+    return new MongoCollection<T>(collection, this.#onWrite);
   }
 
   async atomically<R>(work: () => Promise<R>): Promise<R> {

@@ -67,6 +67,16 @@ export interface Collection<T extends Doc> {
   countDocuments(filter: Filter): Promise<number>;
 }
 
+/** A write operation, named after the collection method that issues it. */
+export type StoreWriteOp = 'insert_one' | 'insert_many' | 'update_one' | 'find_one_and_update' | 'delete_many';
+
+/**
+ * Told of every write operation a store's collections issue: one per call, however many
+ * documents it writes, and a conditional write that matched nothing counts too (it was sent).
+ * The process's `gateway_store_writes_total` is fed this way.
+ */
+export type StoreWriteObserver = (collection: string, op: StoreWriteOp) => void;
+
 export interface DocumentStore {
   readonly kind: 'embedded' | 'mongodb';
   /** Opens (creating when needed) a collection and its indexes. */
