@@ -86,6 +86,8 @@ export function borrowed(store: DocumentStore): DocumentStore {
     kind: store.kind,
     collection: (name, indexes) => store.collection(name, indexes),
     atomically: (work) => store.atomically(work),
+    transactional: store.transactional,
+    transaction: (work) => store.transaction(work),
     ping: () => store.ping(),
     close: async () => {},
   };

@@ -416,6 +416,27 @@ class SqliteDatabase {
     }
   }
 
+  /** Runs `work` so that its writes land whole or not at all, inside the transaction already open too (a savepoint). */
+  allOrNothing<R>(work: () => R): R {
+    if (!this.db.inTransaction) return this.write(work);
+    this.#savepoints += 1;
+    const name = `nested_${this.#savepoints}`;
+    this.statement(`SAVEPOINT ${name}`).run();
+    try {
+      const result = work();
+      this.statement(`RELEASE ${name}`).run();
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) {
+        this.statement(`ROLLBACK TO ${name}`).run();
+        this.statement(`RELEASE ${name}`).run();
+      }
+      throw error;
+    } finally {
+      this.#savepoints -= 1;
+    }
+  }
+
   /** Runs `work` in a write transaction, or inside the one already open. */
   write<R>(work: () => R): R {
     if (this.db.inTransaction) return work();
@@ -573,6 +594,19 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  async insertMany(docs: readonly T[]): Promise<void> {
+    if (docs.length === 0) return;
+    this.#counted('insert_many');
+    try {
+      // One statement per row, prepared once; in one transaction (or savepoint), so one commit.
+      this.base.allOrNothing(() => {
+        for (const doc of docs) this.#insert(doc);
+      });
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
   async findOne(filter: Filter): Promise<T | null> {
     const { sql, params } = this.#select(filter, { limit: 1 });
     const row = this.base.statement(sql).get(...params) as Row | undefined;
@@ -691,6 +725,7 @@ export interface SqliteStoreOptions {
  */
 export class SqliteStore implements DocumentStore {
   readonly kind = 'embedded';
+  readonly transactional = true;
   readonly file: string;
   readonly #base: SqliteDatabase;
   readonly #onWrite: StoreWriteObserver | undefined;
@@ -735,6 +770,11 @@ export class SqliteStore implements DocumentStore {
       base.rollback();
       throw error;
     }
+  }
+
+  /** A SQLite transaction never conflicts (one writer, and the binding runs it to its end): `work` runs once. */
+  async transaction<R>(work: () => Promise<R>): Promise<R> {
+    return this.atomically(work);
   }
 
   /** SQLite's plan for a find on a collection opened before (see SqliteCollection.explain). */
