@@ -11,7 +11,8 @@
 //    embedded store), at each rate of EVENTS_RATES (events per second, default "250,1000,4000")
 //    for EVENTS_SECONDS (default 6) each. Writes are read from gateway_store_writes_total (the
 //    store adapter counts every write operation it issues) before and after each run, and
-//    divided by the events applied (ledger entries). 85% of the events draw from budget leases
+//    divided by the events applied (ledger entries); with the CPU time accounting's process
+//    spent per event meanwhile. 85% of the events draw from budget leases
 //    (as chat calls do), 15% settle per-call reservations with tokens (keys with rate limits);
 //    24 keys, 16 of them in 4 teams (2 with a team budget).
 import { spawn } from 'node:child_process';
@@ -134,7 +135,7 @@ async function writes() {
   }
 
   console.log('\nstore writes per applied spend event, separate processes over NATS JetStream, embedded store');
-  console.log('rate/s  events  applied in s  writes  writes/event  (by collection and op, per event)');
+  console.log('rate/s  events  applied in s  CPU µs/event  writes  writes/event  (by collection and op, per event)');
   let serial = 0;
   for (const rate of rates) {
     const count = Math.round(rate * seconds);
@@ -162,6 +163,8 @@ async function writes() {
     const ledgerBefore = await ledger.countDocuments({});
     const before = await writeCounts();
     const startedAt = performance.now();
+    // This process is accounting (and the bench's polling, a read every 50 ms).
+    const cpuBefore = process.cpuUsage();
     const publisher = spawn(process.execPath, [join(root, 'bench/lib/spend-publisher.mjs'), file], {
       env: { ...process.env, NATS_URL: natsUrl, EVENTS_RATE: String(rate) },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -174,6 +177,7 @@ async function writes() {
       applied = (await ledger.countDocuments({})) - ledgerBefore;
     }
     const elapsed = (performance.now() - startedAt) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
     await new Promise((resolve) => (publisher.exitCode === null ? publisher.once('exit', resolve) : resolve()));
     // Settled spend on the ledger equals what was published: nothing lost, nothing twice.
     const expected = events.reduce((sum, e) => sum + e.cost_nano_usd, 0);
@@ -191,7 +195,7 @@ async function writes() {
     perOp.sort((a, b) => b[1] - a[1]);
     const detail = perOp.map(([label, delta]) => `${label} ${(delta / applied).toFixed(3)}`).join(', ');
     console.log(
-      `${String(rate).padStart(6)}  ${String(applied).padStart(6)}  ${elapsed.toFixed(1).padStart(12)}  ${String(total).padStart(6)}  ${(total / applied).toFixed(3).padStart(12)}  (${detail})`,
+      `${String(rate).padStart(6)}  ${String(applied).padStart(6)}  ${elapsed.toFixed(1).padStart(12)}  ${((cpu.user + cpu.system) / applied).toFixed(0).padStart(12)}  ${String(total).padStart(6)}  ${(total / applied).toFixed(3).padStart(12)}  (${detail})`,
     );
     if (applied !== count || recorded !== expected) {
       console.log(`  MISMATCH: ${applied} of ${count} applied, ${recorded} of ${expected} nano-USD recorded`);
