@@ -13,7 +13,7 @@ export const SPEND_CONSUMER = 'accounting-spend';
 /** Events applied in one store transaction at most. */
 export const SPEND_BATCH_EVENTS = 256;
 /** Under load, how long a batch waits for more events after its first (an event alone waits for nothing). */
-export const SPEND_BATCH_WINDOW_MS = 5;
+export const SPEND_BATCH_WINDOW_MS = 20;
 
 export interface SpendConsumerDeps {
   bus: Bus;
