@@ -12,7 +12,11 @@ export const SPEND_CONSUMER = 'accounting-spend';
 
 /** Events applied in one store transaction at most. */
 export const SPEND_BATCH_EVENTS = 256;
-/** Under load, how long a batch waits for more events after its first (an event alone waits for nothing). */
+/**
+ * Over NATS, under load, how long a batch waits for more events after its first (an event alone
+ * waits for nothing). In one process there is no wait: the events queued by the next turn of the
+ * event loop are the batch, and spend stays readable right after a response (usage, spend logs).
+ */
 export const SPEND_BATCH_WINDOW_MS = 20;
 
 export interface SpendConsumerDeps {
@@ -55,7 +59,7 @@ export async function consumeSpendEvents(deps: SpendConsumerDeps): Promise<Subsc
       }
       logger.debug({ events: spends.length, applied: outcome.applied.length, repeated: outcome.repeated.length }, 'spend events applied');
     },
-    { maxEvents: SPEND_BATCH_EVENTS, windowMs: SPEND_BATCH_WINDOW_MS },
+    { maxEvents: SPEND_BATCH_EVENTS, windowMs: bus.kind === 'in-process' ? 0 : SPEND_BATCH_WINDOW_MS },
   );
 }
 
