@@ -1,8 +1,11 @@
 import { runOutsideScope, type Logger } from '@gateway/logging';
 import { isDuplicateKey, type Collection } from '@gateway/store';
 import { fromStored, toStored, type OutboxEntry } from './outbox.js';
+import { DEFAULT_BATCH_EVENTS, DEFAULT_BATCH_WINDOW_MS } from './batches.js';
 import {
   subjectMatches,
+  type BatchHandler,
+  type BatchOptions,
   type BroadcastHandler,
   type Bus,
   type BusEvent,
@@ -29,10 +32,18 @@ const DRAIN_SLICE = 64;
 
 interface Consumer {
   filter: string;
-  handler: EventHandler<unknown>;
+  /** Handles a slice of the queue; a per-event consumer's handler is called for each event in turn. */
+  handler: BatchHandler<unknown>;
+  /** Events per slice. */
+  maxEvents: number;
+  /** Under load (events closer together than this), a drain waits this long for more; 0: never. */
+  windowMs: number;
+  lastArrival: number;
   queue: BusEvent<unknown>[];
   running: boolean;
   scheduled: boolean;
+  /** The pending drain's timer, when it waits out the window (cut short once a slice is full). */
+  timer: NodeJS.Timeout | undefined;
   closed: boolean;
 }
 
@@ -112,7 +123,7 @@ export class InProcessBus implements Bus {
         claimed = true;
         // Delivered after the publisher's current work (its response, typically) is done:
         // consumers such as the ledger stay off the request's path.
-        this.#schedule(consumer);
+        this.#arrived(consumer);
       }
     }
     if (!claimed) {
@@ -130,15 +141,47 @@ export class InProcessBus implements Bus {
   }
 
   async consume<T>(filter: string, durableName: string, handler: EventHandler<T>): Promise<Subscription> {
+    const each = handler as EventHandler<unknown>;
+    return this.#consume(filter, durableName, {
+      handler: async (events) => {
+        for (const event of events) await each(event);
+      },
+      maxEvents: DRAIN_SLICE,
+      windowMs: 0,
+    });
+  }
+
+  async consumeBatches<T>(
+    filter: string,
+    durableName: string,
+    handler: BatchHandler<T>,
+    options: BatchOptions = {},
+  ): Promise<Subscription> {
+    return this.#consume(filter, durableName, {
+      handler: handler as BatchHandler<unknown>,
+      maxEvents: options.maxEvents ?? DEFAULT_BATCH_EVENTS,
+      windowMs: options.windowMs ?? DEFAULT_BATCH_WINDOW_MS,
+    });
+  }
+
+  async #consume(
+    filter: string,
+    durableName: string,
+    { handler, maxEvents, windowMs }: Pick<Consumer, 'handler' | 'maxEvents' | 'windowMs'>,
+  ): Promise<Subscription> {
     this.#assertOpen();
     const existing = this.#consumers.get(durableName);
     const consumer: Consumer = {
       filter,
-      handler: handler as EventHandler<unknown>,
+      handler,
+      maxEvents,
+      windowMs,
+      lastArrival: Number.NEGATIVE_INFINITY,
       // A restarted durable consumer resumes with what its predecessor had not finished.
       queue: existing ? existing.queue : [],
       running: false,
       scheduled: false,
+      timer: undefined,
       closed: false,
     };
     if (existing) existing.closed = true;
@@ -214,24 +257,44 @@ export class InProcessBus implements Bus {
    * typically) is done: consumers such as the ledger stay off the request's path, and a
    * consumer's store transaction has the turn to itself.
    */
-  #schedule(consumer: Consumer): void {
+  #schedule(consumer: Consumer, waitMs = 0): void {
     if (consumer.running || consumer.scheduled) return;
     consumer.scheduled = true;
+    const drain = () => {
+      consumer.scheduled = false;
+      consumer.timer = undefined;
+      void this.#drain(consumer);
+    };
     // Outside the publisher's request scope: the consumer handles events of many requests in
     // one run, and its log lines must not name the first of them.
-    runOutsideScope(() =>
-      setImmediate(() => {
-        consumer.scheduled = false;
-        void this.#drain(consumer);
-      }),
-    );
+    runOutsideScope(() => {
+      if (waitMs > 0) consumer.timer = setTimeout(drain, waitMs);
+      else setImmediate(drain);
+    });
+  }
+
+  /**
+   * An event was queued for the consumer. Alone (none in the consumer's window before it), it is
+   * delivered at the next turn; under load a batch consumer's drain waits out its window for
+   * more, or until a slice is full.
+   */
+  #arrived(consumer: Consumer): void {
+    const now = performance.now();
+    const underLoad = now - consumer.lastArrival < consumer.windowMs;
+    consumer.lastArrival = now;
+    if (consumer.timer && consumer.queue.length >= consumer.maxEvents) {
+      clearTimeout(consumer.timer);
+      consumer.timer = undefined;
+      consumer.scheduled = false;
+    }
+    this.#schedule(consumer, underLoad && consumer.queue.length < consumer.maxEvents ? consumer.windowMs : 0);
   }
 
   async #drain(consumer: Consumer): Promise<void> {
     if (consumer.running) return;
     consumer.running = true;
     let delay = this.#retryDelayMs;
-    let slice = DRAIN_SLICE;
+    let slice = consumer.maxEvents;
     let first = true;
     try {
       while (!consumer.closed && consumer.queue.length > 0) {
@@ -240,11 +303,11 @@ export class InProcessBus implements Bus {
         first = false;
         const events = consumer.queue.slice(0, slice);
         try {
-          // The slice's handlers and its removal from the outbox commit together: one write to
-          // disk for up to DRAIN_SLICE events under load. A crash before the commit delivers
-          // them again, and consumers apply an id once.
+          // The slice's handling and its removal from the outbox commit together: one write to
+          // disk for a slice of events under load. A crash before the commit delivers them
+          // again, and consumers apply an id once.
           await this.#atomically(async () => {
-            for (const event of events) await consumer.handler(event);
+            await consumer.handler(events);
             await this.#outbox?.deleteMany(events.length === 1 ? { _id: events[0]?.id } : { _id: { $in: events.map((e) => e.id) } });
           });
         } catch (error) {
@@ -262,7 +325,7 @@ export class InProcessBus implements Bus {
         }
         consumer.queue.splice(0, events.length);
         delay = this.#retryDelayMs;
-        slice = DRAIN_SLICE;
+        slice = consumer.maxEvents;
       }
     } finally {
       consumer.running = false;

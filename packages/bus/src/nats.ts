@@ -17,8 +17,9 @@ import {
   type MsgHdrs,
   type NatsConnection,
 } from 'nats';
+import { BatchQueue, DEFAULT_BATCH_EVENTS, DEFAULT_BATCH_WINDOW_MS } from './batches.js';
 import { fromStored, toStored, type OutboxEntry } from './outbox.js';
-import type { BroadcastHandler, Bus, BusStats, EventHandler, Subscription } from './port.js';
+import type { BatchHandler, BatchOptions, BroadcastHandler, Bus, BusEvent, BusStats, EventHandler, Subscription } from './port.js';
 
 // The bus over NATS: durable events on JetStream (stream SPEND, subjects spend.v1.>, the event's
 // idempotency id as the message id, so a republished event is dropped within the duplicate
@@ -127,13 +128,21 @@ function decodeMessage(data: Uint8Array, encoding: string | undefined, id: strin
   return batchOf(payload) ?? [{ id, data: payload }];
 }
 
+interface ConsumerState {
+  durableName: string;
+  closed: boolean;
+  messages: ConsumerMessages | undefined;
+  /** Resolves once the events read so far are handled (a batch consumer's queue). */
+  idle?: () => Promise<void>;
+}
+
 export class NatsBus implements Bus {
   readonly kind = 'nats';
   readonly #nc: NatsConnection;
   readonly #js: JetStreamClient;
   readonly #jsm: JetStreamManager;
   readonly #options: Required<Omit<NatsBusOptions, 'outbox' | 'logger' | 'connectTimeoutMs'>> & Pick<NatsBusOptions, 'outbox' | 'logger'>;
-  readonly #consumers = new Set<{ durableName: string; closed: boolean; messages: ConsumerMessages | undefined }>();
+  readonly #consumers = new Set<ConsumerState>();
   /** The last num_pending JetStream reported per durable consumer, kept while it cannot answer. */
   readonly #lastLag = new Map<string, number>();
   #flushTimer: NodeJS.Timeout | undefined;
@@ -347,24 +356,8 @@ export class NatsBus implements Bus {
 
   async consume<T>(filter: string, durableName: string, handler: EventHandler<T>): Promise<Subscription> {
     const stream = this.#options.streamName;
-    const config = {
-      durable_name: durableName,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: filter,
-      ack_wait: nanos(30_000),
-      max_deliver: -1,
-    };
-    try {
-      await this.#jsm.consumers.info(stream, durableName);
-    } catch {
-      await this.#jsm.consumers.add(stream, config);
-    }
-    const state: { durableName: string; closed: boolean; messages: ConsumerMessages | undefined } = {
-      durableName,
-      closed: false,
-      messages: undefined,
-    };
+    await this.#ensureConsumer(filter, durableName);
+    const state: ConsumerState = { durableName, closed: false, messages: undefined };
     this.#consumers.add(state);
     const run = async () => {
       let failures = 0;
@@ -403,6 +396,82 @@ export class NatsBus implements Bus {
         this.#consumers.delete(state);
       },
     };
+  }
+
+  /**
+   * Messages are read as JetStream sends them (up to 256 pulled ahead) into a BatchQueue, which
+   * hands the events of the messages that arrived together to the handler as one batch and
+   * acks each message once its batch succeeded (nak with backoff otherwise).
+   */
+  async consumeBatches<T>(
+    filter: string,
+    durableName: string,
+    handler: BatchHandler<T>,
+    options: BatchOptions = {},
+  ): Promise<Subscription> {
+    const stream = this.#options.streamName;
+    await this.#ensureConsumer(filter, durableName);
+    const state: ConsumerState = { durableName, closed: false, messages: undefined };
+    const batches = new BatchQueue<T>({
+      handler,
+      maxEvents: options.maxEvents ?? DEFAULT_BATCH_EVENTS,
+      windowMs: options.windowMs ?? DEFAULT_BATCH_WINDOW_MS,
+      onFailure: (error, delivery) => {
+        const first = delivery.events[0];
+        this.#options.logger.warn(
+          { err: error, subject: first?.subject, eventId: first?.id, events: delivery.events.length },
+          'event handler failed; redelivering',
+        );
+      },
+    });
+    state.idle = () => batches.idle();
+    this.#consumers.add(state);
+    const run = async () => {
+      while (!state.closed && !this.#closed) {
+        try {
+          const consumer = await this.#js.consumers.get(stream, durableName);
+          state.messages = await consumer.consume({ max_messages: 256 });
+          for await (const message of state.messages) {
+            const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
+            const events: BusEvent<T>[] = decodeMessage(message.data, message.headers?.get(ENCODING_HEADER) || undefined, id).map(
+              (event) => ({ subject: message.subject, id: event.id, data: event.data as T }),
+            );
+            await batches.add({ events, ack: () => message.ack(), nak: (delayMs) => message.nak(delayMs) });
+          }
+        } catch (error) {
+          if (state.closed || this.#closed) return;
+          this.#options.logger.warn({ err: error, durable: durableName }, 'JetStream consumer interrupted; resuming');
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    };
+    void run();
+    return {
+      close: async () => {
+        state.closed = true;
+        state.messages?.stop();
+        this.#consumers.delete(state);
+        // What was read is handled (and acked) before the connection drains; the rest stays in JetStream.
+        await batches.idle();
+      },
+    };
+  }
+
+  async #ensureConsumer(filter: string, durableName: string): Promise<void> {
+    const stream = this.#options.streamName;
+    const config = {
+      durable_name: durableName,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: filter,
+      ack_wait: nanos(30_000),
+      max_deliver: -1,
+    };
+    try {
+      await this.#jsm.consumers.info(stream, durableName);
+    } catch {
+      await this.#jsm.consumers.add(stream, config);
+    }
   }
 
   async broadcast<T>(subject: string, data: T): Promise<void> {
@@ -466,6 +535,8 @@ export class NatsBus implements Bus {
       consumer.closed = true;
       consumer.messages?.stop();
     }
+    // Batches read already are handled and acked while the connection is still there.
+    await Promise.all([...this.#consumers].map((consumer) => consumer.idle?.()));
     // Events being published finish first (acknowledged, or in the outbox).
     for (let waited = 0; (this.#sending || this.#queue.length > 0) && waited < this.#options.publishTimeoutMs * 2; waited += 10) {
       await new Promise((resolve) => setTimeout(resolve, 10));

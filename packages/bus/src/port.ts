@@ -12,6 +12,18 @@ export interface BusEvent<T> {
 }
 
 export type EventHandler<T> = (event: BusEvent<T>) => Promise<void>;
+/** Events delivered together, to be handled as one: they are acknowledged together once it resolves. */
+export type BatchHandler<T> = (events: readonly BusEvent<T>[]) => Promise<void>;
+
+export interface BatchOptions {
+  /** At most this many events per batch (default 256); a NATS message carrying more is a batch on its own. */
+  maxEvents?: number;
+  /**
+   * Under load, how long a batch waits for more events after its first (default 5 ms). An event
+   * after a quiet spell (none in the last window) is handed over at once: only load waits.
+   */
+  windowMs?: number;
+}
 export type BroadcastHandler<T> = (data: T, subject: string) => void;
 
 export interface Subscription {
@@ -36,6 +48,15 @@ export interface Bus {
    * published before the consumer started.
    */
   consume<T>(filter: string, durableName: string, handler: EventHandler<T>): Promise<Subscription>;
+  /**
+   * The same durable consumer, handing over events that arrive together as one batch (see
+   * BatchOptions). A batch whose handler fails is handed over again, a delivery at a time (a NATS
+   * message; an event in process), so an event that keeps failing holds up only itself. Events
+   * are acknowledged only after the handler resolved: a handler that commits before it resolves
+   * never loses an event, and must recognise one it applied already (a crash between its commit
+   * and the acknowledgement delivers it again).
+   */
+  consumeBatches<T>(filter: string, durableName: string, handler: BatchHandler<T>, options?: BatchOptions): Promise<Subscription>;
   /** Fire-and-forget to every live subscriber. */
   broadcast<T>(subject: string, data: T): Promise<void>;
   subscribe<T>(filter: string, handler: BroadcastHandler<T>): Promise<Subscription>;

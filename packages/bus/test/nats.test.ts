@@ -87,6 +87,53 @@ describe('NatsBus', () => {
     for (let i = 0; i < 40; i += 1) expect(handled.get(`batch-evt-${i}`), `batch-evt-${i}`).toBeGreaterThanOrEqual(1);
   });
 
+  it('hands a batch consumer the events of messages that arrive together, acks them after it, and retries a failed one', async () => {
+    const publisher = await bus('batch-publisher');
+    const consumerBus = await bus('batch-consumer');
+    const batches: string[][] = [];
+    let failOnce = true;
+    await consumerBus.consumeBatches(
+      'spend.v1.>',
+      'test-consume-batches',
+      async (events) => {
+        const ids = events.map((e) => e.id).filter((id) => id.startsWith('cb-evt-'));
+        if (ids.length === 0) return;
+        if (ids.includes('cb-evt-33') && failOnce) {
+          failOnce = false;
+          throw new Error('store down');
+        }
+        batches.push(ids);
+      },
+      { maxEvents: 64, windowMs: 20 },
+    );
+    // A lone event first: handed over alone, at once.
+    const started = Date.now();
+    await publisher.publish('spend.v1.chat', 'cb-evt-alone', {});
+    await until(() => batches.length === 1);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(batches[0]).toEqual(['cb-evt-alone']);
+    // Then a burst: several messages (publishes during a round trip travel together), fewer batches.
+    for (let round = 0; round < 4; round += 1) {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => publisher.publish('spend.v1.chat', `cb-evt-${round * 20 + i}`, { i })));
+    }
+    await until(() => new Set(batches.flat()).size === 81);
+    const handled = batches.slice(1).flat();
+    expect(new Set(handled).size).toBe(80);
+    expect(batches.every((batch) => batch.length <= 64 || batch.length === 1)).toBe(true);
+    // The failed batch was handled again a message at a time, each event once in the end.
+    expect(handled.filter((id) => id === 'cb-evt-33')).toHaveLength(1);
+    expect(batches.length - 1).toBeLessThan(80);
+    // Acked: a consumer started again under the same durable name gets nothing more.
+    await new Promise((r) => setTimeout(r, 300));
+    const again: string[] = [];
+    const second = await bus('batch-consumer-2');
+    await second.consumeBatches('spend.v1.>', 'test-consume-batches', async (events) => {
+      again.push(...events.map((e) => e.id).filter((id) => id.startsWith('cb-evt-')));
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(again).toEqual([]);
+  });
+
   it('carries encoded (binary) events as bytes, alone and batched, and broadcasts bytes', async () => {
     const b = await bus('bytes');
     const handled = new Map<string, number[]>();

@@ -16,6 +16,7 @@ import type { ModelGroup } from '@gateway/protos';
 import { inProcessAddress, type GrpcServer } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
 import { connectMongo, importLegacyEmbedded, SqliteStore, type DocumentStore } from '@gateway/store';
+import { countStoreWrite } from '@gateway/telemetry';
 
 // What every service is given and what it hands back, so the four have one shape: a service is
 // started with its dependencies already open, and returns something that can be closed.
@@ -87,6 +88,8 @@ export function borrowed(store: DocumentStore): DocumentStore {
     kind: store.kind,
     collection: (name, indexes) => store.collection(name, indexes),
     atomically: (work) => store.atomically(work),
+    transactional: store.transactional,
+    transaction: (work) => store.transaction(work),
     ping: () => store.ping(),
     close: async () => {},
   };
@@ -202,7 +205,7 @@ export async function openEmbeddedStore(env: Env, logger: Logger): Promise<Sqlit
   if (synchronous !== undefined && synchronous !== 'normal' && synchronous !== 'full') {
     throw new Error(`SQLITE_SYNCHRONOUS must be "normal" or "full", not "${env.SQLITE_SYNCHRONOUS}"`);
   }
-  const store = new SqliteStore(dir, { synchronous: synchronous ?? 'normal' });
+  const store = new SqliteStore(dir, { synchronous: synchronous ?? 'normal', onWrite: countStoreWrite });
   try {
     const imported = await importLegacyEmbedded(dir, store);
     if (imported)
@@ -219,7 +222,7 @@ export async function openEmbeddedStore(env: Env, logger: Logger): Promise<Sqlit
 
 /** MongoDB when MONGODB_URI is set, else the embedded store in the data folder. */
 export async function openStore(env: Env, logger: Logger): Promise<DocumentStore> {
-  return env.MONGODB_URI ? connectMongo(env.MONGODB_URI) : openEmbeddedStore(env, logger);
+  return env.MONGODB_URI ? connectMongo(env.MONGODB_URI, { onWrite: countStoreWrite }) : openEmbeddedStore(env, logger);
 }
 
 /**

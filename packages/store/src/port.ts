@@ -57,6 +57,12 @@ export interface UpdateOptions {
 export interface Collection<T extends Doc> {
   /** Fails with StoreError `duplicate_key` when `_id` or a unique field is taken. */
   insertOne(doc: T): Promise<void>;
+  /**
+   * Inserts the documents with one write operation (nothing for none). Fails with StoreError
+   * `duplicate_key` when one's `_id` or a unique field is taken: on the embedded store then
+   * none is inserted; on MongoDB those before it are, unless inside `transaction`.
+   */
+  insertMany(docs: readonly T[]): Promise<void>;
   findOne(filter: Filter): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   /** Updates at most one document; resolves to whether one matched (or was upserted). */
@@ -66,6 +72,16 @@ export interface Collection<T extends Doc> {
   deleteMany(filter: Filter): Promise<number>;
   countDocuments(filter: Filter): Promise<number>;
 }
+
+/** A write operation, named after the collection method that issues it. */
+export type StoreWriteOp = 'insert_one' | 'insert_many' | 'update_one' | 'find_one_and_update' | 'delete_many';
+
+/**
+ * Told of every write operation a store's collections issue: one per call, however many
+ * documents it writes, and a conditional write that matched nothing counts too (it was sent).
+ * The process's `gateway_store_writes_total` is fed this way.
+ */
+export type StoreWriteObserver = (collection: string, op: StoreWriteOp) => void;
 
 export interface DocumentStore {
   readonly kind: 'embedded' | 'mongodb';
@@ -78,13 +94,26 @@ export interface DocumentStore {
    * way (their writes are idempotent), the transaction only closes the window a crash could hit.
    */
   atomically<R>(work: () => Promise<R>): Promise<R>;
+  /** Whether `transaction` can run: always on the embedded store; on MongoDB, on a replica set or a sharded cluster. */
+  readonly transactional: boolean;
+  /**
+   * Runs `work` as one transaction: its writes commit together or not at all, and no other
+   * writer's change lands between its reads and its writes. The store may run `work` again from
+   * the start (MongoDB retries a transaction that conflicted with another writer), so it must
+   * only read and write this store, await nothing else, and let the store's errors through.
+   * Fails with StoreError `unsupported` where `transactional` is false (a standalone MongoDB).
+   */
+  transaction<R>(work: () => Promise<R>): Promise<R>;
   /** Resolves while the store can serve requests; rejects with StoreError `unavailable` otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** `invalid_query`: a filter or update the adapter cannot run (a bug in the caller, not bad input). */
-export type StoreErrorCode = 'duplicate_key' | 'unavailable' | 'invalid_query';
+/**
+ * `invalid_query`: a filter or update the adapter cannot run (a bug in the caller, not bad input).
+ * `unsupported`: something this deployment of the store cannot do (a transaction on a standalone MongoDB).
+ */
+export type StoreErrorCode = 'duplicate_key' | 'unavailable' | 'invalid_query' | 'unsupported';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';

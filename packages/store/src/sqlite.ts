@@ -13,6 +13,8 @@ import {
   type Filter,
   type FindOptions,
   type IndexSpec,
+  type StoreWriteObserver,
+  type StoreWriteOp,
   type Update,
   type UpdateOptions,
 } from './port.js';
@@ -414,6 +416,27 @@ class SqliteDatabase {
     }
   }
 
+  /** Runs `work` so that its writes land whole or not at all, inside the transaction already open too (a savepoint). */
+  allOrNothing<R>(work: () => R): R {
+    if (!this.db.inTransaction) return this.write(work);
+    this.#savepoints += 1;
+    const name = `nested_${this.#savepoints}`;
+    this.statement(`SAVEPOINT ${name}`).run();
+    try {
+      const result = work();
+      this.statement(`RELEASE ${name}`).run();
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) {
+        this.statement(`ROLLBACK TO ${name}`).run();
+        this.statement(`RELEASE ${name}`).run();
+      }
+      throw error;
+    } finally {
+      this.#savepoints -= 1;
+    }
+  }
+
   /** Runs `work` in a write transaction, or inside the one already open. */
   write<R>(work: () => R): R {
     if (this.db.inTransaction) return work();
@@ -500,19 +523,28 @@ class SqliteDatabase {
 
 const open = new Map<string, SqliteDatabase>();
 
+const unobserved: StoreWriteObserver = () => {};
+
 class SqliteCollection<T extends Doc> implements Collection<T> {
   readonly #table: string;
   readonly #ttl: Ttl | undefined;
   readonly #indexed: ReadonlySet<string>;
+  readonly #onWrite: StoreWriteObserver;
 
   constructor(
     private readonly base: SqliteDatabase,
     table: string,
     { ttl, indexed }: { ttl: Ttl | undefined; indexed: ReadonlySet<string> },
+    onWrite: StoreWriteObserver = unobserved,
   ) {
     this.#table = table;
     this.#ttl = ttl;
     this.#indexed = indexed;
+    this.#onWrite = onWrite;
+  }
+
+  #counted(op: StoreWriteOp): void {
+    this.#onWrite(this.#table, op);
   }
 
   /** The filter, and (on a TTL collection) that the document has not expired: reads never see expired rows. */
@@ -554,8 +586,22 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async insertOne(doc: T): Promise<void> {
+    this.#counted('insert_one');
     try {
       this.#insert(doc);
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async insertMany(docs: readonly T[]): Promise<void> {
+    if (docs.length === 0) return;
+    this.#counted('insert_many');
+    try {
+      // One statement per row, prepared once; in one transaction (or savepoint), so one commit.
+      this.base.allOrNothing(() => {
+        for (const doc of docs) this.#insert(doc);
+      });
     } catch (error) {
       throw translate(error);
     }
@@ -573,12 +619,13 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<boolean> {
+    this.#counted('update_one');
     try {
       if (this.#counterUpsert(filter, update, options)) return true;
     } catch (error) {
       throw translate(error);
     }
-    return (await this.findOneAndUpdate(filter, update, options)) !== null;
+    return this.#findOneAndUpdate(filter, update, options) !== null;
   }
 
   /**
@@ -616,6 +663,11 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<T | null> {
+    this.#counted('find_one_and_update');
+    return this.#findOneAndUpdate(filter, update, options);
+  }
+
+  #findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions): T | null {
     try {
       return this.base.write(() => {
         const { sql, params } = this.#select(filter, { limit: 1 });
@@ -645,6 +697,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteMany(filter: Filter): Promise<number> {
+    this.#counted('delete_many');
     const params: SqlValue[] = [];
     const sql = `DELETE FROM "${this.#table}" WHERE ${where(new QueryWriter(this.#indexed, params), filter)}`;
     return this.base.statement(sql).run(...params).changes;
@@ -661,6 +714,8 @@ export interface SqliteStoreOptions {
   synchronous?: Synchronous;
   /** `background` (default): checkpoints in a worker thread; `inline`: SQLite's own, inside commits. */
   checkpoints?: Checkpoints;
+  /** Told of each write operation this handle's collections issue (the process's write counter). */
+  onWrite?: StoreWriteObserver;
 }
 
 /**
@@ -670,11 +725,14 @@ export interface SqliteStoreOptions {
  */
 export class SqliteStore implements DocumentStore {
   readonly kind = 'embedded';
+  readonly transactional = true;
   readonly file: string;
   readonly #base: SqliteDatabase;
+  readonly #onWrite: StoreWriteObserver | undefined;
   #closed = false;
 
   constructor(dir: string, options: SqliteStoreOptions = {}) {
+    this.#onWrite = options.onWrite;
     mkdirSync(dir, { recursive: true });
     this.file = resolve(join(dir, SQLITE_FILE));
     let base = open.get(this.file);
@@ -689,7 +747,7 @@ export class SqliteStore implements DocumentStore {
   async collection<T extends Doc>(name: string, indexes: readonly IndexSpec[] = []): Promise<Collection<T>> {
     if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`invalid collection name "${name}"`);
     this.#assertOpen();
-    return new SqliteCollection<T>(this.#base, name, this.#base.ensureTable(name, indexes));
+    return new SqliteCollection<T>(this.#base, name, this.#base.ensureTable(name, indexes), this.#onWrite);
   }
 
   /**
@@ -712,6 +770,11 @@ export class SqliteStore implements DocumentStore {
       base.rollback();
       throw error;
     }
+  }
+
+  /** A SQLite transaction never conflicts (one writer, and the binding runs it to its end): `work` runs once. */
+  async transaction<R>(work: () => Promise<R>): Promise<R> {
+    return this.atomically(work);
   }
 
   /** SQLite's plan for a find on a collection opened before (see SqliteCollection.explain). */

@@ -76,6 +76,51 @@ export function storeContract(name: string, open: () => Promise<DocumentStore>, 
       expect(await accounts.countDocuments({})).toBe(1);
     });
 
+    it('inserts many documents in one call, and refuses a taken _id with duplicate_key', async () => {
+      const accounts = await store.collection<Account>(fresh());
+      await accounts.insertMany([]);
+      const created = new Date('2026-01-02T03:04:05.678Z');
+      await accounts.insertMany([
+        { _id: 'a1', owner: 'ann', balance: 1, created_at: created },
+        { _id: 'a2', owner: 'bob', balance: 2 },
+      ]);
+      expect((await accounts.find({}, { sort: { _id: 1 } })).map((a) => [a._id, a.balance])).toEqual([
+        ['a1', 1],
+        ['a2', 2],
+      ]);
+      expect((await accounts.findOne({ _id: 'a1' }))?.created_at?.getTime()).toBe(created.getTime());
+      const taken = await accounts.insertMany([{ _id: 'a2', owner: 'cid', balance: 3 }]).catch((e: unknown) => e);
+      expect(isDuplicateKey(taken)).toBe(true);
+    });
+
+    it('runs a transaction whole, or none of it when the work fails (where the store has transactions)', async () => {
+      if (!store.transactional) {
+        await expect(store.transaction(async () => 1)).rejects.toMatchObject({ code: 'unsupported' });
+        return;
+      }
+      const accounts = await store.collection<Account>(fresh());
+      await accounts.insertOne({ _id: 'a', owner: 'ann', balance: 10 });
+      const result = await store.transaction(async () => {
+        await accounts.updateOne({ _id: 'a' }, { $inc: { balance: -4 } });
+        await accounts.insertMany([{ _id: 'b', owner: 'bob', balance: 4 }]);
+        // The transaction reads its own writes.
+        return (await accounts.findOne({ _id: 'a' }))?.balance;
+      });
+      expect(result).toBe(6);
+      const failed = await store
+        .transaction(async () => {
+          await accounts.updateOne({ _id: 'a' }, { $inc: { balance: -6 } });
+          await accounts.insertMany([{ _id: 'c', owner: 'cid', balance: 6 }]);
+          throw new Error('interrupted');
+        })
+        .catch((e: unknown) => e);
+      expect(failed).toMatchObject({ message: 'interrupted' });
+      expect((await accounts.find({}, { sort: { _id: 1 } })).map((a) => [a._id, a.balance])).toEqual([
+        ['a', 6],
+        ['b', 4],
+      ]);
+    });
+
     it('finds with operators, sorts and limits', async () => {
       const accounts = await store.collection<Account>(fresh());
       for (let i = 0; i < 6; i += 1) {

@@ -307,6 +307,8 @@ function failingAfter(store: DocumentStore, limit: number): DocumentStore {
     ping: () => store.ping(),
     close: () => store.close(),
     atomically: (work) => store.atomically(work),
+    transactional: store.transactional,
+    transaction: (work) => store.transaction(work),
     async collection<T extends Doc>(name: string, indexes?: readonly IndexSpec[]): Promise<Collection<T>> {
       const real = await store.collection<T>(name, indexes);
       return {
@@ -316,6 +318,7 @@ function failingAfter(store: DocumentStore, limit: number): DocumentStore {
         findOneAndUpdate: (filter, update, options) => real.findOneAndUpdate(filter, update, options),
         deleteMany: (filter) => real.deleteMany(filter),
         countDocuments: (filter) => real.countDocuments(filter),
+        insertMany: (docs) => real.insertMany(docs),
         async insertOne(doc: T): Promise<void> {
           if (inserted >= limit) throw new Error('disk full');
           await real.insertOne(doc);

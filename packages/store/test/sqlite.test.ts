@@ -136,6 +136,30 @@ describe('embedded store (SQLite)', () => {
     await store.close();
   });
 
+  it('tells its write observer of each write operation, once per call, by collection and method', async () => {
+    const seen: string[] = [];
+    const store = new SqliteStore(await tempDir(), { onWrite: (collection, op) => seen.push(`${collection} ${op}`) });
+    const counters = await store.collection<Counter>('counters');
+    await counters.insertOne({ _id: 'a', n: 1 });
+    await counters.updateOne({ _id: 'a' }, { $inc: { n: 1 } });
+    // The counter upsert (SQL) and the general path (read, change, write back) count alike.
+    await counters.updateOne({ _id: 'b', n: 0 }, { $inc: { n: 1 } }, { upsert: true });
+    await counters.updateOne({ _id: 'nope' }, { $inc: { n: 1 } });
+    await counters.findOneAndUpdate({ _id: 'a' }, { $set: { at: new Date() } });
+    await counters.deleteMany({ _id: 'b' });
+    await counters.find({});
+    await counters.countDocuments({});
+    expect(seen).toEqual([
+      'counters insert_one',
+      'counters update_one',
+      'counters update_one',
+      'counters update_one',
+      'counters find_one_and_update',
+      'counters delete_many',
+    ]);
+    await store.close();
+  });
+
   it('atomically: writes land together, or none when the work fails', async () => {
     const store = new SqliteStore(await tempDir());
     const items = await store.collection<Counter>('items');

@@ -8,6 +8,7 @@ export {
   countTokens,
   videoJobSeries,
   busEventsRejectedSeries,
+  countStoreWrite,
   setDownstreamUp,
   type HttpRequestSeries,
   type GrpcCallSeries,

@@ -151,6 +151,21 @@ export function busEventsRejectedSeries(subject: string): CounterChild {
   return rejected().get(subject);
 }
 
+const storeWrites = once((registry) => {
+  const counter = new Counter({
+    name: 'gateway_store_writes_total',
+    help: 'Write operations the process issued to its store, by collection and operation (insert_one, insert_many, update_one, find_one_and_update, delete_many); one per call, however many documents it writes, and a conditional write that matched nothing counts too.',
+    labelNames: ['collection', 'op'] as const,
+    registers: [registry],
+  });
+  return new LabelledChildren((collection, op) => counter.labels(collection, op));
+});
+
+/** Counts one write operation on a store collection (what the store adapters report to). */
+export function countStoreWrite(collection: string, op: string): void {
+  storeWrites().get(collection, op).inc();
+}
+
 const videoJobs = once((registry) => {
   const counter = new Counter({
     name: 'gateway_video_jobs_total',

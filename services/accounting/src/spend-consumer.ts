@@ -1,4 +1,4 @@
-import type { Bus, Subscription } from '@gateway/bus';
+import type { Bus, BusEvent, Subscription } from '@gateway/bus';
 import { decodeSpendEvent, MalformedEventError, SPEND_SUBJECTS, type SpendEvent } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
@@ -10,6 +10,15 @@ import type { Ledger } from './domain/ledger.js';
 /** The durable consumer name: every accounting replica shares it, so each event is handled once. */
 export const SPEND_CONSUMER = 'accounting-spend';
 
+/** Events applied in one store transaction at most. */
+export const SPEND_BATCH_EVENTS = 256;
+/**
+ * Over NATS, under load, how long a batch waits for more events after its first (an event alone
+ * waits for nothing). In one process there is no wait: the events queued by the next turn of the
+ * event loop are the batch, and spend stays readable right after a response (usage, spend logs).
+ */
+export const SPEND_BATCH_WINDOW_MS = 20;
+
 export interface SpendConsumerDeps {
   bus: Bus;
   store: DocumentStore;
@@ -18,37 +27,77 @@ export interface SpendConsumerDeps {
   logger: Logger;
 }
 
-/** Applies spend events from the bus to the ledger: each once, malformed ones dead-lettered. */
-export async function consumeSpendEvents({ bus, store, ledger, deadLetters, logger }: SpendConsumerDeps): Promise<Subscription> {
+/**
+ * Applies spend events from the bus to the ledger, each once, malformed ones dead-lettered.
+ * Events that arrive together are applied as one batch in one store transaction (a few writes
+ * for the whole batch: docs/architecture.md, "Budget authority"), acknowledged once it
+ * committed. A store without transactions (a standalone MongoDB) applies them one at a time.
+ */
+export async function consumeSpendEvents(deps: SpendConsumerDeps): Promise<Subscription> {
+  if (!deps.store.transactional) {
+    deps.logger.warn('the store has no transactions (a standalone MongoDB): spend events are applied one at a time');
+    return consumeOneByOne(deps);
+  }
+  const { bus, store, ledger, logger } = deps;
+  return bus.consumeBatches<unknown>(
+    SPEND_SUBJECTS,
+    SPEND_CONSUMER,
+    async (messages) => {
+      const spends: SpendEvent[] = [];
+      for (const message of messages) {
+        const spend = await decodeOrDeadLetter(message, deps);
+        if (spend) spends.push(spend);
+      }
+      if (spends.length === 0) return;
+      // The entries (each event's dedup marker) and every balance, hold and counter they move
+      // commit together: a crash before the commit leaves the batch unapplied (the bus delivers
+      // it again), a crash after it leaves entries that the redelivery recognises.
+      const outcome = await store.transaction(() => ledger.applyBatch(spends));
+      for (const event of outcome.applied) spendSeries(event.group, event.kind).inc(event.cost_nano_usd);
+      for (const event of outcome.unknownKey) {
+        logger.warn({ eventId: event.id, keyId: event.key_id }, 'spend event for an unknown key; skipped');
+      }
+      logger.debug({ events: spends.length, applied: outcome.applied.length, repeated: outcome.repeated.length }, 'spend events applied');
+    },
+    { maxEvents: SPEND_BATCH_EVENTS, windowMs: bus.kind === 'in-process' ? 0 : SPEND_BATCH_WINDOW_MS },
+  );
+}
+
+/** The event's spend, or undefined when it can never apply (dead-lettered, counted, and acknowledged with the rest). */
+async function decodeOrDeadLetter(message: BusEvent<unknown>, { deadLetters, logger }: SpendConsumerDeps): Promise<SpendEvent | undefined> {
+  try {
+    return decodeSpendEvent(message.data, message.subject);
+  } catch (error) {
+    if (!(error instanceof MalformedEventError)) throw error;
+    // It can never apply: redelivering it would block the events behind it. Kept aside for an
+    // operator, counted, and acknowledged.
+    busEventsRejectedSeries(message.subject).inc();
+    logger.warn({ err: error, subject: message.subject, eventId: message.id }, 'malformed spend event; dead-lettered');
+    await deadLetters.keep(message, error.message).catch((keepError: unknown) => {
+      logger.error({ err: keepError, eventId: message.id }, 'could not keep a malformed spend event; dropped');
+    });
+    return undefined;
+  }
+}
+
+/** One event, one store call at a time: for stores without transactions, where a batch could land in part. */
+async function consumeOneByOne(deps: SpendConsumerDeps): Promise<Subscription> {
+  const { bus, store, ledger, logger } = deps;
   return bus.consume<unknown>(SPEND_SUBJECTS, SPEND_CONSUMER, async (message) => {
-    let spend: SpendEvent;
-    try {
-      spend = decodeSpendEvent(message.data, message.subject);
-    } catch (error) {
-      if (!(error instanceof MalformedEventError)) throw error;
-      // It can never apply: redelivering it would block the events behind it. Kept aside for
-      // an operator, counted, and acknowledged.
-      busEventsRejectedSeries(message.subject).inc();
-      logger.warn({ err: error, subject: message.subject, eventId: message.id }, 'malformed spend event; dead-lettered');
-      await deadLetters.keep(message, error.message).catch((keepError: unknown) => {
-        logger.error({ err: keepError, eventId: message.id }, 'could not keep a malformed spend event; dropped');
-      });
-      return;
-    }
-    const event = { ...message, data: spend };
-    // The ledger entry and the balances it moves are written as one transaction where the store
-    // has them (SQLite), so a crash never leaves an entry whose spend the key does not show.
+    const spend = await decodeOrDeadLetter(message, deps);
+    if (!spend) return;
+    // The ledger insert is the gate (its id is unique); the balances move after it.
     let applied: boolean;
     try {
-      applied = await store.atomically(() => ledger.apply(event.data));
+      applied = await store.atomically(() => ledger.apply(spend));
     } catch (error) {
       // An event for a key that does not exist can never apply; redelivering it would block the rest.
       if (!(error instanceof GatewayError && error.code === 'key_not_found')) throw error;
-      logger.warn({ eventId: event.id, keyId: event.data.key_id }, 'spend event for an unknown key; skipped');
+      logger.warn({ eventId: message.id, keyId: spend.key_id }, 'spend event for an unknown key; skipped');
       return;
     }
     // Only a newly applied event counts: a redelivered one is already in the ledger and the series.
-    if (applied) spendSeries(event.data.group, event.data.kind).inc(event.data.cost_nano_usd);
-    logger.debug({ eventId: event.id, keyId: event.data.key_id, applied }, 'spend event');
+    if (applied) spendSeries(spend.group, spend.kind).inc(spend.cost_nano_usd);
+    logger.debug({ eventId: message.id, keyId: spend.key_id, applied }, 'spend event');
   });
 }

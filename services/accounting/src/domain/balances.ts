@@ -44,6 +44,19 @@ export interface AccountRecord extends Doc {
   created_at: Date;
 }
 
+/**
+ * One spend event's money on one account, as a batch applies it: when `holdId` names a hold the
+ * account still has, `part` of it (all when undefined) ends and `cost` is charged in the hold's
+ * period; otherwise `cost` is plain spend, charged in the current period unless `heldPeriod`
+ * (the period a hold elsewhere was taken in) has ended.
+ */
+export interface SpendMove {
+  holdId?: string | undefined;
+  part?: number | undefined;
+  cost: number;
+  heldPeriod?: number | undefined;
+}
+
 /** Conditional writes that keep losing to other writers this many times give up (an error, retried by the caller). */
 const MAX_ATTEMPTS = 16;
 
@@ -166,6 +179,77 @@ export class Balances<T extends AccountRecord> {
       account = await this.find(id);
     }
     if (account) throw new ContentionError(id);
+  }
+
+  /**
+   * Applies spend moves to one account in one conditional update: the same outcome as `draw`
+   * and `spend` called for each move in turn (a lease drawn from by several moves shrinks by
+   * each, and a hold a move ended is plain spend for the next), with one write instead of one
+   * per move. A period that came due starts first. The filter asserts the period and every
+   * touched hold's amount as read; another writer in between makes it read and compute again.
+   * Returns, per move, the hold it drew from as it was before the batch (undefined for plain
+   * spend), and whether the account exists (a missing one is left alone, as `spend` does).
+   */
+  async applyMoves(id: string, moves: readonly SpendMove[], seen?: T): Promise<{ found: boolean; drawn: (Hold | undefined)[] }> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const read = attempt === 0 && seen ? seen : await this.find(id);
+      if (!read) return { found: false, drawn: moves.map(() => undefined) };
+      const account = await this.current(read);
+      const holds = account.holds ?? {};
+      /** What is left of each hold a move drew from; absent once a move ended it. */
+      const left = new Map<string, number>();
+      const ended = new Set<string>();
+      const drawn: (Hold | undefined)[] = [];
+      let spent = 0;
+      let periodSpent = 0;
+      let reserved = 0;
+      let available = 0;
+      for (const move of moves) {
+        const hold = move.holdId && !ended.has(move.holdId) ? holds[move.holdId] : undefined;
+        if (move.holdId && hold) {
+          const remaining = left.get(move.holdId) ?? hold.amount;
+          const taken = move.part === undefined || move.part >= remaining ? remaining : move.part;
+          const charged = hold.period === undefined || hold.period === account.period_start_ms ? move.cost : 0;
+          spent += move.cost;
+          periodSpent += charged;
+          reserved -= taken;
+          available += taken - charged;
+          if (taken === remaining) {
+            ended.add(move.holdId);
+            left.delete(move.holdId);
+          } else {
+            left.set(move.holdId, remaining - taken);
+          }
+          drawn.push(hold);
+        } else {
+          const charged = move.heldPeriod === undefined || move.heldPeriod >= account.period_start_ms ? move.cost : 0;
+          spent += move.cost;
+          periodSpent += charged;
+          available -= charged;
+          drawn.push(undefined);
+        }
+      }
+      const inc: Record<string, number> = {
+        spent_nano_usd: spent,
+        period_spent_nano_usd: periodSpent,
+        reserved_nano_usd: reserved,
+        available_nano_usd: available,
+      };
+      const filter: Record<string, unknown> = { _id: id, period_start_ms: account.period_start_ms };
+      const unset: Record<string, true> = {};
+      for (const holdId of ended) {
+        filter[`holds.${holdId}.amount`] = holds[holdId]?.amount;
+        unset[`holds.${holdId}`] = true;
+      }
+      for (const [holdId, remaining] of left) {
+        const amount = holds[holdId]?.amount ?? remaining;
+        filter[`holds.${holdId}.amount`] = amount;
+        inc[`holds.${holdId}.amount`] = remaining - amount;
+      }
+      const update: Update = ended.size > 0 ? { $inc: inc, $unset: unset } : { $inc: inc };
+      if (await this.accounts.updateOne(filter, update)) return { found: true, drawn };
+    }
+    throw new ContentionError(id);
   }
 
   /** Sets the budget; available moves by the difference. */

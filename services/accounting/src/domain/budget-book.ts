@@ -1,5 +1,5 @@
 import { GatewayError } from '@gateway/errors';
-import type { Hold } from './balances.js';
+import type { Hold, SpendMove } from './balances.js';
 import type { KeyRecord, KeyRepository } from './keys.js';
 import { periodEndOf } from './periods.js';
 import type { TeamRecord, TeamRepository } from './teams.js';
@@ -30,6 +30,16 @@ export function budgetExceeded(account: KeyRecord | TeamRecord, amount: number, 
   return new GatewayError('budget_exceeded', {
     message: `${subject} has no budget left for this request (it needs up to ${usd(amount)} USD).${resetNote(account)}`,
   });
+}
+
+/** A call's spend as a batch settles it: `settle`'s arguments. */
+export interface CallSpend {
+  /** The key as the batch read it. */
+  key: KeyRecord;
+  holdId: string | undefined;
+  cost: number;
+  /** A lease's drawn part; undefined for a single call's hold (all of it ends). */
+  part: number | undefined;
 }
 
 export class BudgetBook {
@@ -106,6 +116,56 @@ export class BudgetBook {
     }
     await this.keys.balances.spend(key._id, cost);
     if (key.team_id) await this.teams.balances.spend(key.team_id, cost);
+  }
+
+  /**
+   * Settles a batch of calls: the outcome of `settle` for each call in turn, written as one
+   * update per key (all its calls) and then one per team (all its calls' parts). Returns, per
+   * call, the team it counts for as the ledger records it: its hold's, else its key's.
+   */
+  async settleBatch(calls: readonly CallSpend[]): Promise<(string | null)[]> {
+    const teamOf: (string | null)[] = calls.map(() => null);
+    const callsByKey = new Map<string, number[]>();
+    for (const [index, call] of calls.entries()) {
+      const indexes = callsByKey.get(call.key._id);
+      if (indexes) indexes.push(index);
+      else callsByKey.set(call.key._id, [index]);
+    }
+    const teamMoves = new Map<string, SpendMove[]>();
+    const toTeam = (teamId: string, move: SpendMove) => {
+      const moves = teamMoves.get(teamId);
+      if (moves) moves.push(move);
+      else teamMoves.set(teamId, [move]);
+    };
+    for (const [keyId, indexes] of callsByKey) {
+      const key = (calls[indexes[0] as number] as CallSpend).key;
+      const moves = indexes.map((i) => {
+        const call = calls[i] as CallSpend;
+        return { holdId: call.holdId, part: call.part, cost: call.cost };
+      });
+      const { drawn } = await this.keys.balances.applyMoves(keyId, moves, key);
+      for (const [n, index] of indexes.entries()) {
+        const call = calls[index] as CallSpend;
+        const hold = drawn[n];
+        if (hold) {
+          // As #teamSettle: the team's own hold when it has one, else spend in the hold's team period.
+          teamOf[index] = hold.team ?? null;
+          if (hold.team)
+            toTeam(hold.team, {
+              holdId: hold.team_held ? call.holdId : undefined,
+              part: call.part,
+              cost: call.cost,
+              heldPeriod: hold.team_period,
+            });
+        } else {
+          teamOf[index] = key.team_id ?? null;
+          if (key.team_id) toTeam(key.team_id, { cost: call.cost });
+        }
+      }
+    }
+    const teams = await this.teams.findMany([...teamMoves.keys()]);
+    for (const [teamId, moves] of teamMoves) await this.teams.balances.applyMoves(teamId, moves, teams.get(teamId));
+    return teamOf;
   }
 
   async #teamSettle(teamId: string, holdId: string, hold: Hold, part: number | undefined, cost: number): Promise<void> {

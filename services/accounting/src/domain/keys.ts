@@ -181,6 +181,12 @@ export class KeyRepository {
     return key;
   }
 
+  /** The keys of `ids` that exist, by id, read at once. */
+  async getMany(ids: readonly string[]): Promise<Map<string, KeyRecord>> {
+    const found = ids.length === 0 ? [] : await this.keys.find({ _id: { $in: [...ids] } });
+    return new Map(found.map((key) => [key._id, key]));
+  }
+
   /** The key in its current budget period (a reset that came due is applied first). */
   async current(id: string): Promise<KeyRecord> {
     return this.balances.current(await this.get(id));

@@ -3,6 +3,7 @@ import { GatewayError } from '@gateway/errors';
 import { isDuplicateKey, type Collection, type Doc, type DocumentStore, type Filter } from '@gateway/store';
 import type { KeyRepository } from './keys.js';
 import { DAY_MS, dayStart, utcDay } from './periods.js';
+import type { CallSpend } from './budget-book.js';
 import type { Reservations } from './reservations.js';
 
 /** One applied spend event; its `_id` is the event's idempotency id (the completion or job id), so it is stored once. */
@@ -55,6 +56,16 @@ export interface DailyRow {
   group: string;
   spent_nano_usd: number;
   requests: number;
+}
+
+/** What applying a batch of spend events did with each. */
+export interface BatchOutcome {
+  /** Applied now, in the batch's order. */
+  applied: SpendEvent[];
+  /** Applied before (a redelivery), or repeated within the batch: nothing changed for them. */
+  repeated: SpendEvent[];
+  /** For a key that does not exist: they can never apply, so they are skipped. */
+  unknownKey: SpendEvent[];
 }
 
 export const LEDGER_COLLECTION = 'accounting_ledger';
@@ -184,6 +195,112 @@ export class Ledger {
     }
     await this.#addDaily(event.key_id, teamId, event.group, event.occurred_at, event.cost_nano_usd);
     return true;
+  }
+
+  /**
+   * Applies a batch of spend events with the outcome of `apply` for each in turn, in a few
+   * writes: the ledger entries in one insert, one update per key and per team (their balances
+   * and holds), per token window, per daily row and per daily total. Dedup: an event id already
+   * in the ledger is skipped, and an id repeated within the batch counts once. Run it inside
+   * `store.transaction`: the entries (the dedup markers) and the money they move then commit
+   * together, so a batch is applied whole or not at all, and applied once however often the
+   * bus delivers it.
+   */
+  async applyBatch(events: readonly SpendEvent[]): Promise<BatchOutcome> {
+    const outcome: BatchOutcome = { applied: [], repeated: [], unknownKey: [] };
+    const fresh = new Map<string, SpendEvent>();
+    for (const event of events) {
+      if (fresh.has(event.id)) outcome.repeated.push(event);
+      else fresh.set(event.id, event);
+    }
+    if (fresh.size === 0) return outcome;
+    for (const entry of await this.entries.find({ _id: { $in: [...fresh.keys()] } })) {
+      const event = fresh.get(entry._id) as SpendEvent;
+      fresh.delete(entry._id);
+      outcome.repeated.push(event);
+      // An entry the one-at-a-time path wrote before a crash stopped it midway (a store without
+      // transactions) may have left its hold: settled now, once, as `apply` does.
+      if (event.reservation_id && !event.lease_id) {
+        await this.reservations.book.settleIfHeld(event.key_id, entry.team_id ?? null, event.reservation_id, event.cost_nano_usd);
+      }
+    }
+    const keys = await this.keys.getMany([...new Set([...fresh.values()].map((event) => event.key_id))]);
+    const calls: CallSpend[] = [];
+    for (const event of fresh.values()) {
+      const key = keys.get(event.key_id);
+      if (!key) {
+        outcome.unknownKey.push(event);
+        continue;
+      }
+      outcome.applied.push(event);
+      calls.push({
+        key,
+        holdId: event.lease_id ?? event.reservation_id,
+        cost: event.cost_nano_usd,
+        part: event.lease_id ? (event.lease_nano_usd ?? 0) : undefined,
+      });
+    }
+    if (calls.length === 0) return outcome;
+    const teamOf = await this.reservations.book.settleBatch(calls);
+    const now = this.clock();
+    const entries: LedgerEntry[] = [];
+    const tokenUses: { keyId: string; teamId: string | null; tokens: number; at: number }[] = [];
+    const daily = new Map<string, { keyId: string; teamId: string | null; group: string; day: string; cost: number; requests: number }>();
+    for (const [index, event] of outcome.applied.entries()) {
+      const teamId = teamOf[index] ?? null;
+      entries.push({
+        _id: event.id,
+        key_id: event.key_id,
+        team_id: teamId,
+        group: event.group,
+        kind: event.kind,
+        cost_nano_usd: event.cost_nano_usd,
+        occurred_at: new Date(event.occurred_at),
+        recorded_at: new Date(now),
+        usage: event.usage ?? null,
+        sort_key: sortKey(event.occurred_at, event.id),
+      });
+      // Calls drawn from a lease come from keys without rate limits: their tokens count nowhere.
+      if (!event.lease_id) {
+        const tokens = (event.usage?.prompt_tokens ?? 0) + (event.usage?.completion_tokens ?? 0);
+        tokenUses.push({ keyId: event.key_id, teamId, tokens, at: Math.min(event.occurred_at, now) });
+      }
+      const day = utcDay(event.occurred_at);
+      const id = `${day}|${event.key_id}|${event.group}|${teamId ?? ''}`;
+      const row = daily.get(id);
+      if (row) {
+        row.cost += event.cost_nano_usd;
+        row.requests += 1;
+      } else {
+        daily.set(id, { keyId: event.key_id, teamId, group: event.group, day, cost: event.cost_nano_usd, requests: 1 });
+      }
+    }
+    await this.entries.insertMany(entries);
+    await this.reservations.countTokensOf(tokenUses);
+    const totals = new Map<string, { day: string; group: string; cost: number; requests: number }>();
+    for (const [id, row] of daily) {
+      await this.daily.updateOne(
+        { _id: id, day: row.day, key_id: row.keyId, team_id: row.teamId, group: row.group },
+        { $inc: { spent_nano_usd: row.cost, requests: row.requests } },
+        { upsert: true },
+      );
+      const totalId = `${row.day}|${row.group}`;
+      const total = totals.get(totalId);
+      if (total) {
+        total.cost += row.cost;
+        total.requests += row.requests;
+      } else {
+        totals.set(totalId, { day: row.day, group: row.group, cost: row.cost, requests: row.requests });
+      }
+    }
+    for (const [id, total] of totals) {
+      await this.totals.updateOne(
+        { _id: id, day: total.day, group: total.group },
+        { $inc: { spent_nano_usd: total.cost, requests: total.requests } },
+        { upsert: true },
+      );
+    }
+    return outcome;
   }
 
   async #addDaily(keyId: string, teamId: string | null, group: string, at: number, cost: number): Promise<void> {

@@ -96,6 +96,32 @@ export class Reservations {
     if (teamId) await this.#add(teamId, 0, tokens, at);
   }
 
+  /**
+   * Records the tokens of a batch's finished calls: one write per account and minute, however
+   * many calls ended in it. `uses` as countTokens takes them, one per call.
+   */
+  async countTokensOf(uses: readonly { keyId: string; teamId: string | null; tokens: number; at: number }[]): Promise<void> {
+    const windows = new Map<string, { tokens: number; at: number }>();
+    const add = (accountId: string, tokens: number, at: number) => {
+      const id = `${accountId}|${Math.floor(at / WINDOW_MS)}`;
+      const window = windows.get(id);
+      if (window) {
+        window.tokens += tokens;
+        window.at = Math.max(window.at, at);
+      } else {
+        windows.set(id, { tokens, at });
+      }
+    };
+    for (const use of uses) {
+      if (use.tokens <= 0) continue;
+      add(use.keyId, use.tokens, use.at);
+      if (use.teamId) add(use.teamId, use.tokens, use.at);
+    }
+    for (const [id, { tokens, at }] of windows) {
+      await this.windows.updateOne({ _id: id }, { $inc: { count: 0, tokens }, $set: { created_at: new Date(at) } }, { upsert: true });
+    }
+  }
+
   /** Holds `amount` for the key (and its team) under `id`; 422 budget_exceeded when it does not fit. Asking again for a held id is a no-op. */
   async reserve(key: KeyRecord, team: TeamRecord | null, group: string, amount: number, id: string): Promise<number> {
     if (!HOLD_ID.test(id))

@@ -91,6 +91,12 @@ export class TeamRepository {
     return this.balances.find(id);
   }
 
+  /** The teams of `ids` that exist (deleted ones too), by id, read at once. */
+  async findMany(ids: readonly string[]): Promise<Map<string, TeamRecord>> {
+    const found = ids.length === 0 ? [] : await this.teams.find({ _id: { $in: [...ids] } });
+    return new Map(found.map((team) => [team._id, team]));
+  }
+
   /** The team in its current budget period. */
   async current(id: string): Promise<TeamRecord> {
     return this.balances.current(await this.get(id));
