@@ -86,23 +86,59 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
+/** Appends the path of every Date under `value` to `out`; `path` is a stack, copied only for a Date found. */
 function collectDates(value: unknown, path: string[], out: string[][]): void {
-  if (value instanceof Date) out.push([...path]);
-  else if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) collectDates(item, [...path, String(i)], out);
-  } else if (isPlainObject(value)) for (const key of Object.keys(value)) collectDates(value[key], [...path, key], out);
+  if (typeof value !== 'object' || value === null) return;
+  if (value instanceof Date) {
+    out.push(path.slice());
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      if (typeof item !== 'object' || item === null) continue;
+      path.push(String(i));
+      collectDates(item, path, out);
+      path.pop();
+    }
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const item = record[key];
+    if (typeof item !== 'object' || item === null || !Object.hasOwn(record, key)) continue;
+    path.push(key);
+    collectDates(item, path, out);
+    path.pop();
+  }
 }
 
-function datesAsMillis(this: unknown, key: string, value: unknown): unknown {
-  const raw = (this as Record<string, unknown>)[key];
-  return raw instanceof Date ? raw.getTime() : value;
+/**
+ * The document with each Date at `paths` replaced by its milliseconds; only the containers on
+ * the way to a Date are copied (a replacer function would slow JSON.stringify for every key).
+ */
+function datesAsMillis(doc: object, paths: readonly string[][]): object {
+  const root: Record<string, unknown> = { ...doc };
+  for (const path of paths) {
+    let parent = root;
+    for (let i = 0; i < path.length - 1; i += 1) {
+      const segment = path[i] as string;
+      const child = parent[segment] as Record<string, unknown> | unknown[];
+      const copied = Array.isArray(child) ? child.slice() : { ...child };
+      parent[segment] = copied;
+      parent = copied as Record<string, unknown>;
+    }
+    const last = path[path.length - 1] as string;
+    parent[last] = (parent[last] as Date).getTime();
+  }
+  return root;
 }
 
 function encode(doc: object): { json: string; dates: string | null } {
   const dates: string[][] = [];
   collectDates(doc, [], dates);
   if (dates.length === 0) return { json: JSON.stringify(doc), dates: null };
-  return { json: JSON.stringify(doc, datesAsMillis), dates: JSON.stringify(dates) };
+  return { json: JSON.stringify(datesAsMillis(doc, dates)), dates: JSON.stringify(dates) };
 }
 
 function decode<T>(row: Row): T {
