@@ -1,8 +1,10 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { prettyDestination } from './pretty.js';
+import { redactSecrets } from './redact.js';
 import { scopeFields } from './scope.js';
 
 export { prettyLine } from './pretty.js';
+export { REDACTED, redactSecrets, SECRET_FIELDS } from './redact.js';
 
 export type { Logger } from 'pino';
 export {
@@ -14,42 +16,6 @@ export {
   type RequestContext,
   type RequestScope,
 } from './scope.js';
-
-/**
- * Paths pino replaces with "[redacted]" wherever they appear in a log object. Keys, admin tokens,
- * provider credentials and provider signed URLs must never reach a log line.
- */
-export const redactPaths: readonly string[] = [
-  'authorization',
-  'headers.authorization',
-  'req.headers.authorization',
-  'request.headers.authorization',
-  '*.authorization',
-  'headers["x-api-key"]',
-  'req.headers["x-api-key"]',
-  'apiKey',
-  '*.apiKey',
-  'api_key',
-  '*.api_key',
-  'key',
-  '*.key',
-  'secret',
-  '*.secret',
-  'token',
-  '*.token',
-  'password',
-  '*.password',
-  'credential',
-  '*.credential',
-  'adminToken',
-  '*.adminToken',
-  'url',
-  '*.url',
-  'signedUrl',
-  '*.signedUrl',
-  'video_url',
-  '*.video_url',
-];
 
 export interface CreateLoggerOptions {
   /** Bound to every line, e.g. the service name. */
@@ -82,17 +48,37 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   if (!LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LEVELS.join(', ')}, not "${level}"`);
   const config: LoggerOptions = {
     level,
-    redact: { paths: [...redactPaths], censor: '[redacted]' },
     base: options.name ? { service: options.name } : {},
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    // Secrets are taken out of every line, its bindings and its error (see redact.ts).
+    formatters: { level: (label) => ({ level: label }), log: redactSecrets, bindings: redactSecrets },
+    // pino's serialized error has a prototype of its own: spread, so the walk reads its fields.
+    serializers: { err: (error: Error) => redactSecrets({ ...pino.stdSerializers.err(error) }) },
     // Every line written while a request is handled names it (and its trace), in every service,
     // without threading ids through each call; a field the line sets itself wins.
     mixin: scopeFields,
   };
   const format = options.format ?? logFormatOf() ?? (options.destination === undefined && process.stdout.isTTY ? 'pretty' : 'json');
-  if (format === 'pretty') return pino(config, prettyDestination(options.destination ?? process.stdout) as pino.DestinationStream);
-  return options.destination ? pino(config, options.destination) : pino(config);
+  const logger =
+    format === 'pretty'
+      ? pino(config, prettyDestination(options.destination ?? process.stdout) as pino.DestinationStream)
+      : options.destination
+        ? pino(config, options.destination)
+        : pino(config);
+  return withRedactedBindings(logger);
+}
+
+/**
+ * pino formats a child's bindings without the `bindings` formatter, so children are made
+ * through this: every child descends from the root (pino's children inherit from their
+ * parent), and its bindings are redacted once, when it is made.
+ */
+function withRedactedBindings(logger: Logger): Logger {
+  const child = logger.child;
+  logger.child = function redactedChild(this: Logger, bindings, childOptions) {
+    return child.call(this, redactSecrets(bindings), childOptions);
+  } as Logger['child'];
+  return logger;
 }
 
 /** A logger that writes nothing, for tests and library defaults. */

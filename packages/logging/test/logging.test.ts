@@ -42,3 +42,40 @@ describe('logger', () => {
     expect(parsed).toMatchObject({ level: 'info', service: 'test', keyId: 'key_visible', key: '[redacted]', msg: 'request' });
   });
 });
+
+describe('secrets in log lines', () => {
+  it('are taken out of bindings, errors and nested objects at any depth, and nothing else changes', () => {
+    const { lines, logger } = capture();
+    const child = logger.child({ token: 'binding-secret-1', component: 'bus' });
+    const failure = Object.assign(new TypeError('upstream failed'), { url: 'https://cdn.example/x?X-Signature=2' });
+    const nested = Object.assign(new Error('inner'), { credential: 'provider-credential-3' });
+    const line = {
+      err: failure,
+      cause: nested,
+      deep: { a: { b: { c: { headers: { authorization: 'Bearer sk-deep-4' } } } } },
+      list: [{ api_key: 'provider-credential-5' }, 'plain'],
+      at: new Date(0),
+      keyId: 'key_visible',
+      missing: { key: undefined },
+    };
+    child.error(line, 'failed');
+    const text = lines.join('');
+    for (const secret of ['binding-secret-1', 'X-Signature=2', 'provider-credential-3', 'sk-deep-4', 'provider-credential-5']) {
+      expect(text).not.toContain(secret);
+    }
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    expect(parsed).toMatchObject({
+      token: '[redacted]',
+      component: 'bus',
+      err: { type: 'TypeError', message: 'upstream failed', url: '[redacted]' },
+      cause: { type: 'Error', message: 'inner', credential: '[redacted]' },
+      deep: { a: { b: { c: { headers: { authorization: '[redacted]' } } } } },
+      list: [{ api_key: '[redacted]' }, 'plain'],
+      at: '1970-01-01T00:00:00.000Z',
+      keyId: 'key_visible',
+    });
+    // The caller's objects are left as they were.
+    expect(failure.url).toBe('https://cdn.example/x?X-Signature=2');
+    expect(line.deep.a.b.c.headers.authorization).toBe('Bearer sk-deep-4');
+  });
+});
