@@ -520,6 +520,10 @@ export class NatsBus implements Bus {
     return { outboxDepth, consumerLag };
   }
 
+  async caughtUp(_durableName: string, _timeoutMs?: number): Promise<void> {
+    // Events are applied as they arrive, by whichever replica consumes them: nothing to wait for here.
+  }
+
   async ping(): Promise<void> {
     if (this.#closed || this.#nc.isClosed()) throw new Error('NATS connection closed');
     await Promise.race([

@@ -57,6 +57,14 @@ export interface Bus {
    * and the acknowledgement delivers it again).
    */
   consumeBatches<T>(filter: string, durableName: string, handler: BatchHandler<T>, options?: BatchOptions): Promise<Subscription>;
+  /**
+   * Resolves once this process's consumer `durableName` has handled every event published to it
+   * before the call (a batch window waiting for more is cut short), or after `timeoutMs` (1 s by
+   * default) should its handler keep failing. Readers that must see a caller's spend right
+   * after its call wait on it. Over NATS it resolves at once: events are applied as they arrive,
+   * by whichever replica consumes them.
+   */
+  caughtUp(durableName: string, timeoutMs?: number): Promise<void>;
   /** Fire-and-forget to every live subscriber. */
   broadcast<T>(subject: string, data: T): Promise<void>;
   subscribe<T>(filter: string, handler: BroadcastHandler<T>): Promise<Subscription>;

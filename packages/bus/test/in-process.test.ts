@@ -177,4 +177,71 @@ describe('InProcessBus with an outbox', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('writes the events published in one turn to the outbox in one transaction, a repeated id once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-bus-'));
+    const writes: string[] = [];
+    const store = new SqliteStore(dir, { onWrite: (collection, op) => writes.push(`${collection} ${op}`) });
+    try {
+      const outbox = await openOutbox(store, { byDueTime: false });
+      const bus = await InProcessBus.open({ outbox });
+      writes.length = 0;
+      // Twenty publishers in the same turn, one of them repeating an id already taken by another.
+      await Promise.all([
+        ...Array.from({ length: 20 }, (_, i) => bus.publish('spend.v1.chat', `g${i}`, { i })),
+        bus.publish('spend.v1.chat', 'g3', { i: 3 }),
+      ]);
+      expect(await outbox.countDocuments({})).toBe(20);
+      // The batch held the repeated id, so it went again one entry at a time: 1 failed insert_many + 21 insert_one.
+      expect(writes.filter((w) => w === 'bus_outbox insert_many')).toHaveLength(1);
+      writes.length = 0;
+      await Promise.all(Array.from({ length: 20 }, (_, i) => bus.publish('spend.v1.chat', `h${i}`, { i })));
+      expect(writes).toEqual(['bus_outbox insert_many']);
+      const seen: string[] = [];
+      await bus.consume('spend.v1.>', 'accounting', async (event) => {
+        seen.push(event.id);
+      });
+      await until(() => seen.length === 40);
+      expect(new Set(seen).size).toBe(40);
+      await bus.close();
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lets a reader wait until a batch consumer applied what was published before it, cutting its window short', async () => {
+    const bus = new InProcessBus();
+    const applied: string[] = [];
+    let failing = false;
+    await bus.consumeBatches(
+      'spend.v1.>',
+      'accounting',
+      async (events) => {
+        if (failing) throw new Error('store away');
+        for (const event of events) applied.push(event.id);
+      },
+      { windowMs: 5_000 },
+    );
+    // Nothing waits: at once.
+    await bus.caughtUp('accounting');
+    await bus.caughtUp('nobody');
+    // Under load (events close together) the consumer would wait out its 5 s window for more.
+    for (let i = 0; i < 5; i += 1) await bus.publish('spend.v1.chat', `w${i}`, { i });
+    const started = performance.now();
+    await bus.caughtUp('accounting');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(applied).toEqual(['w0', 'w1', 'w2', 'w3', 'w4']);
+    // A handler that keeps failing holds a reader for its timeout only.
+    failing = true;
+    await bus.publish('spend.v1.chat', 'w5', {});
+    const waited = performance.now();
+    await bus.caughtUp('accounting', 100);
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(90);
+    expect(applied).not.toContain('w5');
+    failing = false;
+    await bus.caughtUp('accounting');
+    expect(applied).toContain('w5');
+    await bus.close();
+  });
 });
