@@ -2,8 +2,10 @@
 // CPU profile of the one-process gateway at load: starts a zero-latency upstream and the gateway
 // with --cpu-prof, sends PROFILE_SECONDS of plain calls at 50 connections, stops the gateway
 // (which writes the profile) and prints the self time by package and the top functions.
-// Usage: npm run build && node bench/profile.mjs   (PROFILE_SECONDS=10, PROFILE_STREAM=1 for streams)
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Usage: npm run build && node bench/profile.mjs   (PROFILE_SECONDS=10, PROFILE_STREAM=1 for streams,
+// PROFILE_SAVE=file.cpuprofile keeps the profile, PROFILE_CALLERS=name prints which of the gateway's
+// functions the self time of functions so named is spent for)
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +86,7 @@ await new Promise((resolve) => {
 
 const file = readdirSync(profiles).find((f) => f.endsWith('.cpuprofile'));
 const profile = JSON.parse(readFileSync(join(profiles, file), 'utf8'));
+if (process.env.PROFILE_SAVE) copyFileSync(join(profiles, file), process.env.PROFILE_SAVE);
 const self = new Map(profile.nodes.map((n) => [n.id, 0]));
 const deltas = profile.timeDeltas;
 let at = 0;
@@ -117,3 +120,26 @@ console.log('| where | self time |\n|---|--:|');
 for (const [name, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`| ${name} | ${pct(us)} |`);
 console.log('\n| function | self time |\n|---|--:|');
 for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`| ${name} | ${pct(us)} |`);
+
+// The nearest frames of the gateway's own code above the named functions' samples.
+if (process.env.PROFILE_CALLERS) {
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
+  const callers = new Map();
+  let named = 0;
+  for (const node of profile.nodes) {
+    if (node.callFrame.functionName !== process.env.PROFILE_CALLERS) continue;
+    const us = self.get(node.id) ?? 0;
+    named += us;
+    const chain = [];
+    for (let up = parent.get(node.id); up && chain.length < 3; up = parent.get(up.id)) {
+      const { url, functionName, lineNumber } = up.callFrame;
+      if (/\/(packages|services)\//.test(url) && !url.includes('node_modules'))
+        chain.push(`${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`);
+    }
+    const name = chain.join(' < ') || '(no gateway frame)';
+    callers.set(name, (callers.get(name) ?? 0) + us);
+  }
+  console.log(`\n| ${process.env.PROFILE_CALLERS} (${pct(named)} in all), called for | self time |\n|---|--:|`);
+  for (const [name, us] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`| ${name} | ${pct(us)} |`);
+}

@@ -20,6 +20,7 @@ import type { Reservations } from './domain/reservations.js';
 import type { TeamInput, TeamRecord, TeamRepository } from './domain/teams.js';
 import { effectiveModels } from './domain/validation.js';
 import { keyAuditView, keyMessage, spendLogMessage, teamAuditView, teamMessage } from './messages.js';
+import { SPEND_CONSUMER } from './spend-consumer.js';
 
 // The gRPC handlers of gateway.accounting.v1.AccountingService: requests to domain calls and
 // back; app.ts wires them. Admin changes and their audit entries are written together.
@@ -130,10 +131,37 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
     return { key, team };
   };
 
+  /**
+   * In one process spend events are applied in batches a few milliseconds after their calls
+   * (docs/architecture.md, "Budget authority"): readers of spend wait until this process's
+   * consumer has applied what was published before them, so a caller sees its call's spend
+   * right after the response. Over NATS it resolves at once.
+   */
+  const spendApplied = () => bus.caughtUp(SPEND_CONSUMER);
+
+  /**
+   * A budget refused while spend waits to be applied may be refused for worst cases that calls
+   * no longer hold: the refusal stands only once that spend is applied (then `retry` runs once).
+   */
+  const refusedAfterSpendApplied = async <R>(error: unknown, retry: () => Promise<R>): Promise<R> => {
+    if (!(error instanceof GatewayError) || error.code !== 'budget_exceeded') throw error;
+    await spendApplied();
+    return retry();
+  };
+
   const reserve = async (request: ReserveBudgetRequest__Output): Promise<number> => {
     const { key, team } = await callable(request.key_id, request.group);
+    // A call's tokens count once its spend is applied: tpm limits are judged on all of them.
+    if (key.tpm || team?.tpm) await spendApplied();
     await reservations.countRequest(key, team);
-    return reservations.reserve(key, team, request.group, request.amount_nano_usd, request.reservation_id);
+    const hold = (k: KeyRecord, t: TeamRecord | null) =>
+      reservations.reserve(k, t, request.group, request.amount_nano_usd, request.reservation_id);
+    return hold(key, team).catch((error: unknown) =>
+      refusedAfterSpendApplied(error, async () => {
+        const current = await callable(request.key_id, request.group);
+        return hold(current.key, current.team);
+      }),
+    );
   };
 
   return {
@@ -170,11 +198,13 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
       return { key: keyMessage(key, clock()), secret };
     }),
     ListKeys: server.unary('ListKeys', async (request) => {
+      await spendApplied();
       const page = await keys.list(request.page_size, request.page_token);
       const now = clock();
       return { keys: page.keys.map((k) => keyMessage(k, now)), next_page_token: page.nextPageToken };
     }),
     GetKey: server.unary('GetKey', async (request) => {
+      await spendApplied();
       const key = await keys.get(request.key_id);
       const message = keyMessage(key, clock());
       return { key: message, spent_nano_usd: message.balance?.spent_nano_usd ?? 0 };
@@ -182,6 +212,7 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
     UpdateKey: server.unary('UpdateKey', async (request, call) => {
       const changes = keyChanges(request.patch, checkMask(request.update_mask, KEY_PATCH_FIELDS));
       if (changes.teamId !== undefined) await checkTeam(changes.teamId);
+      await spendApplied();
       const { after, changed } = await store.atomically(async () => {
         const { before, after } = await keys.update(request.key_id, changes, (start) =>
           ledger.spentSince({ keyId: request.key_id }, start),
@@ -226,6 +257,7 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
       return { key: keyMessage(key, clock()) };
     }),
     GetUsage: server.unary('GetUsage', async (request) => {
+      await spendApplied();
       const key = await keys.get(request.key_id);
       const team = await liveTeam(key);
       const now = clock();
@@ -268,14 +300,13 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
     LeaseBudget: server.unary('LeaseBudget', async (request) => {
       const { key, team } = await callable(request.key_id, request.group);
       const previous = request.return_lease_id ? { leaseId: request.return_lease_id, unused: request.return_nano_usd } : undefined;
-      const { granted, perCall } = await reservations.lease(
-        key,
-        team,
-        request.group,
-        request.lease_id,
-        request.min_nano_usd,
-        request.want_nano_usd,
-        previous,
+      const lease = (k: KeyRecord, t: TeamRecord | null) =>
+        reservations.lease(k, t, request.group, request.lease_id, request.min_nano_usd, request.want_nano_usd, previous);
+      const { granted, perCall } = await lease(key, team).catch((error: unknown) =>
+        refusedAfterSpendApplied(error, async () => {
+          const current = await callable(request.key_id, request.group);
+          return lease(current.key, current.team);
+        }),
       );
       return { granted_nano_usd: granted, per_call: perCall };
     }),
@@ -289,11 +320,15 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
       return { team: teamMessage(team, clock()) };
     }),
     ListTeams: server.unary('ListTeams', async (request) => {
+      await spendApplied();
       const page = await teams.list(request.page_size, request.page_token);
       const now = clock();
       return { teams: page.teams.map((t) => teamMessage(t, now)), next_page_token: page.nextPageToken };
     }),
-    GetTeam: server.unary('GetTeam', async (request) => ({ team: teamMessage(await teams.get(request.team_id), clock()) })),
+    GetTeam: server.unary('GetTeam', async (request) => {
+      await spendApplied();
+      return { team: teamMessage(await teams.get(request.team_id), clock()) };
+    }),
     UpdateTeam: server.unary('UpdateTeam', async (request, call) => {
       const input = teamInput(request.patch, checkMask(request.update_mask, TEAM_FIELDS));
       const { after, changed } = await store.atomically(async () => {
@@ -323,6 +358,7 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
       return {};
     }),
     ListSpendLogs: server.unary('ListSpendLogs', async (request) => {
+      await spendApplied();
       const page = await ledger.spendLogs({
         keyId: request.key_id,
         teamId: request.team_id,
@@ -335,6 +371,7 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
       return { entries: page.entries.map(spendLogMessage), next_page_token: page.next };
     }),
     GetDailySpend: server.unary('GetDailySpend', async (request) => {
+      await spendApplied();
       const today = clock();
       const rows = await ledger.dailySpend({
         keyId: request.key_id,

@@ -13,11 +13,14 @@ export const SPEND_CONSUMER = 'accounting-spend';
 /** Events applied in one store transaction at most. */
 export const SPEND_BATCH_EVENTS = 256;
 /**
- * Over NATS, under load, how long a batch waits for more events after its first (an event alone
- * waits for nothing). In one process there is no wait: the events queued by the next turn of the
- * event loop are the batch, and spend stays readable right after a response (usage, spend logs).
+ * Under load, how long a batch waits for more events after its first (an event alone waits for
+ * nothing): over NATS, and in one process, where a reader of spend (usage, keys, spend logs, a
+ * refused budget) first has this process's consumer apply what waits (`Bus.caughtUp`), so a
+ * caller still sees its call's spend right after the response.
  */
 export const SPEND_BATCH_WINDOW_MS = 20;
+/** In one process: long enough to gather a few dozen calls' events at load, short for a waiting reader. */
+export const SPEND_BATCH_WINDOW_IN_PROCESS_MS = 10;
 
 export interface SpendConsumerDeps {
   bus: Bus;
@@ -59,7 +62,7 @@ export async function consumeSpendEvents(deps: SpendConsumerDeps): Promise<Subsc
       }
       logger.debug({ events: spends.length, applied: outcome.applied.length, repeated: outcome.repeated.length }, 'spend events applied');
     },
-    { maxEvents: SPEND_BATCH_EVENTS, windowMs: bus.kind === 'in-process' ? 0 : SPEND_BATCH_WINDOW_MS },
+    { maxEvents: SPEND_BATCH_EVENTS, windowMs: bus.kind === 'in-process' ? SPEND_BATCH_WINDOW_IN_PROCESS_MS : SPEND_BATCH_WINDOW_MS },
   );
 }
 
