@@ -207,6 +207,41 @@ describe('reservations', () => {
     expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 750, reservationId: 'chatcmpl-c' })).toBe(0);
   });
 
+  it("in one process, show a call's spend right after it and refuse a budget only once waiting spend is applied", async () => {
+    const { client, bus } = await start();
+    const { key } = await client.createKey({ name: 'w', models: ['*'], budgetNanoUsd: 1000, rpm: 0, tpm: 100 });
+    const settle = (id: string, cost: number, tokens: number): SpendEvent => ({
+      id,
+      kind: 'chat',
+      key_id: key.id,
+      group: 'gamma-flash',
+      cost_nano_usd: cost,
+      occurred_at: Date.now(),
+      reservation_id: id,
+      usage: { prompt_tokens: tokens },
+    });
+    // Calls close together: the consumer is under load and its batch waits out its window.
+    for (const id of ['c1', 'c2']) {
+      expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 400, reservationId: id })).toBeGreaterThanOrEqual(200);
+      await bus.publish(spendSubject('chat'), id, settle(id, 100, 10));
+    }
+    // Read right after: both applied (the reader waited for them), nothing left held.
+    const usage = await client.getUsage(key.id);
+    expect([usage.spent_nano_usd, usage.reserved_nano_usd]).toEqual([200, 0]);
+    // Two more calls hold 400 each while their spend (100 each) waits in the window: 200 + 800
+    // leaves nothing, yet once applied 600 is free, so a hold of 500 is granted, not refused.
+    for (const id of ['c3', 'c4']) {
+      await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 400, reservationId: id });
+      await bus.publish(spendSubject('chat'), id, settle(id, 100, 10));
+    }
+    expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 500, reservationId: 'c5' })).toBe(100);
+    // tpm is judged on every finished call's tokens: 100 reached by c5's spend refuses the next call at once.
+    await bus.publish(spendSubject('chat'), 'c5', settle('c5', 100, 60));
+    await expect(
+      client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 1, reservationId: 'c6' }),
+    ).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
+  });
+
   it('never over-commit a budget when 50 holds race', async () => {
     const { store, keys, reservations } = await openReservations();
     const { key } = await keys.create({ name: 'race', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
