@@ -37,14 +37,13 @@
 // lines × 5 scenarios × 3 rounds × 6 targets; BENCH_SECONDS=2 BENCH_ROUNDS=1 takes about 3);
 // the first run adds under a minute of installs. Everything listens on and talks to 127.0.0.1,
 // and every process started is stopped when the benchmark ends, on error or signal too.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newestLtsNode, portkeyGateway } from './lib/installs.mjs';
 import { closedLoop, fixedRate, sequential, target } from './lib/load.mjs';
+import { freePort, startNats as startNatsServer } from './lib/nats.mjs';
 import { cpuSeconds, peakRssMiB, start, stopAll, stopAndWait } from './lib/procs.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
@@ -98,15 +97,6 @@ const json = (line) => {
   }
 };
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // --- Node lines and installs -----------------------------------------------------------------
 const nodeLines = [];
@@ -289,28 +279,11 @@ async function gatewayTarget(node, mode) {
   };
 }
 
-/** A nats-server with JetStream on a free port (the Debian package `nats-server`). */
+/** A nats-server of the run's own, stopped with the rest. */
 async function startNats() {
-  const binary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
-  if (!binary) throw new Error('separate mode needs nats-server (apt-get install nats-server)');
-  const port = await freePort();
-  const child = track(
-    spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(tmp, `nats-${port}`)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
-  await new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`nats-server did not start:\n${output}`)), 10_000);
-    child.stderr.on('data', (d) => {
-      output += d;
-      if (output.includes('Server is ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  return { url: `nats://127.0.0.1:${port}`, child };
+  const nats = await startNatsServer(tmp);
+  track(nats.child);
+  return nats;
 }
 
 async function createKey(url) {

@@ -1,20 +1,32 @@
 #!/usr/bin/env node
-// CPU profile of the one-process gateway at load: starts a zero-latency upstream and the gateway
-// with --cpu-prof, sends PROFILE_SECONDS of plain calls at 50 connections, stops the gateway
-// (which writes the profile) and prints the self time by package and the top functions.
-// Usage: npm run build && node bench/profile.mjs   (PROFILE_SECONDS=10, PROFILE_STREAM=1 for streams,
-// PROFILE_SAVE=file.cpuprofile keeps the profile, PROFILE_CALLERS=name prints which of the gateway's
-// functions the self time of functions so named is spent for)
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// CPU profiles of the gateway at load: starts a zero-latency upstream and the gateway with
+// --cpu-prof (one process, or `--separate` over a nats-server of its own, every process
+// profiled), sends PROFILE_SECONDS of calls at 50 connections, stops the gateway (each process
+// writes its profile) and prints, per process, the self time by package and the top functions,
+// counting only the samples taken under the measured load.
+// Usage: npm run build && node bench/profile.mjs
+//   PROFILE_SECONDS=10       length of the measured load (after 2 s of warm-up)
+//   PROFILE_MODE=separate    profile `gateway start --separate` (default: one process)
+//   PROFILE_STREAM=1         streamed calls
+//   PROFILE_SAVE=dir         keep the .cpuprofile files there (open them in Chrome's DevTools)
+//   PROFILE_CALLERS=name     also print which of the gateway's functions the self time of
+//                            functions so named (e.g. `run`, libsql's statement) is spent for
+//   PROFILE_KIND=alloc       what a call allocates instead (V8's sampling heap profiler, counting
+//                            objects already collected too), by package and function, one process
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closedLoop, target } from './lib/load.mjs';
-import { start, stopAll } from './lib/procs.mjs';
+import { freePort, startNats } from './lib/nats.mjs';
+import { start, stopAll, stopAndWait } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const STREAM = process.env.PROFILE_STREAM === '1';
+const SEPARATE = process.env.PROFILE_MODE === 'separate';
+const ALLOCATIONS = process.env.PROFILE_KIND === 'alloc';
+if (ALLOCATIONS && SEPARATE) throw new Error('PROFILE_KIND=alloc profiles the one-process start only');
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const tmp = mkdtempSync(join(tmpdir(), 'gateway-profile-'));
 const children = [];
@@ -29,6 +41,8 @@ const json = (line) => {
     return undefined;
   }
 };
+/** CLOCK_MONOTONIC in µs: the clock of a .cpuprofile's timestamps, the same in every process. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
 children.push(upstream.child);
@@ -45,22 +59,39 @@ groups:
 `,
 );
 const profiles = join(tmp, 'profiles');
-const spawnedAt = performance.now();
-const gateway = await start(['--cpu-prof', `--cpu-prof-dir=${profiles}`, join(root, 'packages/cli/bin/gateway.js'), 'start'], {
-  env: {
-    GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
-    GATEWAY_DATA_DIR: join(tmp, 'data'),
-    ADMIN_TOKEN,
-    BENCH_UPSTREAM_KEY: 'bench-credential',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    METRICS_PORT: '0',
-    LOG_LEVEL: 'info',
-  },
-  name: 'gateway',
-  ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
-});
-const url = gateway.value;
+const env = {
+  GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
+  GATEWAY_DATA_DIR: join(tmp, 'data'),
+  ADMIN_TOKEN,
+  BENCH_UPSTREAM_KEY: 'bench-credential',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'info',
+};
+let gateway;
+/** Process id → name, to tell the profiles apart. */
+const names = new Map();
+if (SEPARATE) {
+  const nats = await startNats(tmp);
+  children.push(nats.child);
+  // Every process the supervisor starts inherits the flags and writes its own profile.
+  gateway = await start([join(root, 'packages/cli/bin/gateway.js'), 'start', '--separate', '--auto-ports'], {
+    env: { ...env, NATS_URL: nats.url, PORT: String(await freePort()), NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles}` },
+    name: 'gateway (separate)',
+    ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
+  });
+  for (const [name, pid] of Object.entries(gateway.value.pids)) names.set(pid, name.replace(/-1$/, ''));
+  names.set(gateway.child.pid, 'supervisor');
+} else {
+  const flags = ALLOCATIONS ? ['--import', join(root, 'bench/lib/allocations.mjs')] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
+  gateway = await start([...flags, join(root, 'packages/cli/bin/gateway.js'), 'start'], {
+    env: { ...env, PORT: '0', METRICS_PORT: '0', ALLOCATION_PROFILE: join(tmp, 'allocations.json') },
+    name: 'gateway',
+    ready: (line) => (json(line)?.msg === 'gateway ready' && json(line).listening ? json(line) : undefined),
+  });
+  names.set(gateway.child.pid, 'one process');
+}
+children.push(gateway.child);
+const url = gateway.value.listening;
 const created = await fetch(`${url}/admin/v1/keys`, {
   method: 'POST',
   headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -74,31 +105,59 @@ const body = JSON.stringify({
 });
 const t = target(url, '/v1/chat/completions', { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body);
 await closedLoop(t, { connections: 50, durationMs: 2000, stream: STREAM });
-// Only the samples taken under the measured load count (not the start, nor the warm-up).
-const loadFrom = performance.now() - spawnedAt;
+const loadFrom = monotonicUs();
+if (ALLOCATIONS) gateway.child.kill('SIGUSR2');
 const result = await closedLoop(t, { connections: 50, durationMs: SECONDS * 1000, stream: STREAM });
-const loadTo = performance.now() - spawnedAt;
+const loadTo = monotonicUs();
 process.stderr.write(`${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}\n`);
-await new Promise((resolve) => {
-  gateway.child.once('exit', resolve);
-  gateway.child.kill('SIGTERM');
-});
+if (ALLOCATIONS) {
+  gateway.child.kill('SIGUSR2');
+  const file = join(tmp, 'allocations.json');
+  for (let i = 0; i < 100 && !existsSync(file); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  await stopAndWait([gateway.child], 30_000);
+  summariseAllocations(JSON.parse(readFileSync(file, 'utf8')));
+  process.exit(0);
+}
+await stopAndWait([gateway.child], 30_000);
 
-const file = readdirSync(profiles).find((f) => f.endsWith('.cpuprofile'));
-const profile = JSON.parse(readFileSync(join(profiles, file), 'utf8'));
-if (process.env.PROFILE_SAVE) copyFileSync(join(profiles, file), process.env.PROFILE_SAVE);
-const self = new Map(profile.nodes.map((n) => [n.id, 0]));
-const deltas = profile.timeDeltas;
-let at = 0;
-profile.samples.forEach((id, i) => {
-  at += deltas[i] ?? 0;
-  const ms = at / 1000;
-  if (ms >= loadFrom && ms <= loadTo) self.set(id, (self.get(id) ?? 0) + (deltas[i] ?? 0));
-});
-const total = [...self.values()].reduce((a, b) => a + b, 0);
-const byPackage = new Map();
-const byFunction = new Map();
-const bucket = (url) => {
+if (process.env.PROFILE_SAVE) mkdirSync(process.env.PROFILE_SAVE, { recursive: true });
+const files = readdirSync(profiles).filter((f) => f.endsWith('.cpuprofile'));
+for (const file of files.sort()) {
+  // CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile
+  const [pid, tid] = file.split('.').slice(3, 5).map(Number);
+  const owner = names.get(pid) ?? `pid ${pid}`;
+  // Thread 0 is the main thread; the others are workers (the embedded store's checkpointer).
+  const name = tid === 0 ? owner : `${owner}, worker thread ${tid}`;
+  if (owner === 'supervisor') continue;
+  if (process.env.PROFILE_SAVE)
+    copyFileSync(join(profiles, file), join(process.env.PROFILE_SAVE, `${name.replace(/\W+/g, '-')}.cpuprofile`));
+  summarise(name, JSON.parse(readFileSync(join(profiles, file), 'utf8')));
+}
+
+/** Bytes allocated per call, by package and by allocating function (a sampled estimate). */
+function summariseAllocations(profile) {
+  const byPackage = new Map();
+  const byFunction = new Map();
+  let total = 0;
+  const walk = (node) => {
+    const { url, functionName, lineNumber } = node.callFrame;
+    const where = bucket(url);
+    byPackage.set(where, (byPackage.get(where) ?? 0) + node.selfSize);
+    const fn = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  const perCall = (bytes) => `${(bytes / Math.max(1, result.requests) / 1024).toFixed(1)} KiB`;
+  console.log(`\n### one process: ${perCall(total)} allocated per call (sampled)\n`);
+  console.log('| where | per call |\n|---|--:|');
+  for (const [where, bytes] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`| ${where} | ${perCall(bytes)} |`);
+  console.log('\n| allocating function | per call |\n|---|--:|');
+  for (const [fn, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`| ${fn} | ${perCall(bytes)} |`);
+}
+
+function bucket(url) {
   if (!url) return '(native, gc, idle)';
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (m) return m[1];
@@ -106,23 +165,43 @@ const bucket = (url) => {
   const g = /\/(packages|services)\/([^/]+)\//.exec(url);
   if (g) return `gateway ${g[1]}/${g[2]}`;
   return url;
-};
-for (const node of profile.nodes) {
-  const us = self.get(node.id) ?? 0;
-  const { url, functionName, lineNumber } = node.callFrame;
-  const name = node.callFrame.functionName === '(idle)' ? '(idle)' : bucket(url);
-  byPackage.set(name, (byPackage.get(name) ?? 0) + us);
-  const fn = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
-  byFunction.set(fn, (byFunction.get(fn) ?? 0) + us);
 }
-const pct = (us) => `${((100 * us) / total).toFixed(1)}%`;
-console.log('| where | self time |\n|---|--:|');
-for (const [name, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`| ${name} | ${pct(us)} |`);
-console.log('\n| function | self time |\n|---|--:|');
-for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`| ${name} | ${pct(us)} |`);
 
-// The nearest frames of the gateway's own code above the named functions' samples.
-if (process.env.PROFILE_CALLERS) {
+function summarise(name, profile) {
+  const self = new Map(profile.nodes.map((n) => [n.id, 0]));
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (at >= loadFrom && at <= loadTo) self.set(id, (self.get(id) ?? 0) + delta);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const byPackage = new Map();
+  const byFunction = new Map();
+  let idle = 0;
+  for (const node of profile.nodes) {
+    const us = self.get(node.id) ?? 0;
+    const { url, functionName, lineNumber } = node.callFrame;
+    if (functionName === '(idle)') idle += us;
+    const where = functionName === '(idle)' ? '(idle)' : bucket(url);
+    byPackage.set(where, (byPackage.get(where) ?? 0) + us);
+    const fn = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + us);
+  }
+  const pct = (us) => `${((100 * us) / total).toFixed(1)}%`;
+  const busy = total - idle;
+  console.log(
+    `\n### ${name}: ${((100 * busy) / total).toFixed(0)}% busy, ${(busy / Math.max(1, result.requests)).toFixed(0)} µs of CPU per call (sampled)\n`,
+  );
+  // A thread that hardly ran under the load has nothing to show.
+  if (busy < 0.03 * total) return;
+  console.log('| where | self time |\n|---|--:|');
+  for (const [where, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`| ${where} | ${pct(us)} |`);
+  console.log('\n| function | self time |\n|---|--:|');
+  for (const [fn, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`| ${fn} | ${pct(us)} |`);
+
+  // The nearest frames of the gateway's own code above the named functions' samples.
+  if (!process.env.PROFILE_CALLERS) return;
   const parent = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
   const callers = new Map();
@@ -134,12 +213,14 @@ if (process.env.PROFILE_CALLERS) {
     const chain = [];
     for (let up = parent.get(node.id); up && chain.length < 3; up = parent.get(up.id)) {
       const { url, functionName, lineNumber } = up.callFrame;
-      if (/\/(packages|services)\//.test(url) && !url.includes('node_modules'))
+      if (/\/(packages|services)\//.test(url) && !url.includes('node_modules')) {
         chain.push(`${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`);
+      }
     }
-    const name = chain.join(' < ') || '(no gateway frame)';
-    callers.set(name, (callers.get(name) ?? 0) + us);
+    const caller = chain.join(' < ') || '(no gateway frame)';
+    callers.set(caller, (callers.get(caller) ?? 0) + us);
   }
+  if (named === 0) return;
   console.log(`\n| ${process.env.PROFILE_CALLERS} (${pct(named)} in all), called for | self time |\n|---|--:|`);
-  for (const [name, us] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`| ${name} | ${pct(us)} |`);
+  for (const [caller, us] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`| ${caller} | ${pct(us)} |`);
 }
