@@ -172,7 +172,16 @@ export class NatsBus implements Bus {
     let nc: NatsConnection | undefined;
     for (let attempt = 1; nc === undefined; attempt += 1) {
       try {
-        nc = await connect({ servers: options.servers.split(','), name: options.name, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+        nc = await connect({
+          servers: options.servers.split(','),
+          name: options.name,
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 500,
+          // The client would build an Error per publish and per timer to give a timeout the
+          // caller's stack: a few percent of a chat service's CPU at load, for lines that name
+          // the subject and event anyway.
+          noAsyncTraces: true,
+        });
       } catch (error) {
         const waited = Date.now() - startedAt;
         if (waited + CONNECT_RETRY_MS > limitMs) throw new NatsUnreachableError(options.servers, waited, error);

@@ -31,7 +31,10 @@ export interface ProcessesOptions {
    * edge stays on PORT, the address callers know.
    */
   autoPorts: boolean;
-  /** Where the children's log lines go (this process's stdout by default). */
+  /**
+   * Where the children's log lines go. By default they write to this process's stdout
+   * themselves (it is theirs too): nothing relays a line, and each names its process.
+   */
   output?: (line: string) => void;
 }
 
@@ -161,7 +164,7 @@ function parseFailureLine(line: string): { reason: string; hint: string | undefi
 export async function startProcesses(options: ProcessesOptions): Promise<RunningProcesses> {
   const { env, logger, replicas } = options;
   if (!env.NATS_URL) throw new MissingNatsError();
-  const output = options.output ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const { output } = options;
   const planned = await plan(replicas, options.autoPorts, env);
   const addresses = {
     ACCOUNTING_ADDRESS: target(planned, 'accounting'),
@@ -216,6 +219,8 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
       ...env,
       ...addresses,
       GATEWAY_DATA_DIR: join(root, p.name),
+      // Every log line of the child names it (createLogger's `process` field).
+      GATEWAY_PROCESS: p.name,
       ...(p.service === 'edge'
         ? { PORT: String(p.port), HOST: env.HOST ?? '127.0.0.1', METRICS_PORT: String(p.metricsPort ?? 0) }
         : { GRPC_HOST: '127.0.0.1', GRPC_PORT: String(p.port), METRICS_PORT: String(p.metricsPort ?? 0) }),
@@ -224,7 +229,7 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
     // closing tells a child that the supervisor is gone.
     const child = spawn(process.execPath, [BIN, 'start', '--service', p.service], {
       env: childEnv,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      stdio: ['ignore', output ? 'pipe' : 'inherit', 'pipe', 'ipc'],
     });
     children.set(p.name, child);
     return new Promise((ready, reject) => {
@@ -252,12 +257,7 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
           restart(p, { code, signal });
         }
       });
-      // stdout is a pipe (stdio above); the check only satisfies the type.
-      if (!child.stdout) throw new Error(`${p.name} was started without a stdout pipe`);
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        // Each line says which process wrote it.
-        output(line.startsWith('{') ? `{"process":"${p.name}",${line.slice(1)}` : line);
-      });
+      if (output && child.stdout) createInterface({ input: child.stdout }).on('line', output);
       child.on('message', (message: { type?: unknown }) => {
         if (!seen && message?.type === 'ready') {
           seen = true;

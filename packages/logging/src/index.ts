@@ -48,7 +48,11 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   if (!LEVELS.includes(level)) throw new Error(`LOG_LEVEL must be one of ${LEVELS.join(', ')}, not "${level}"`);
   const config: LoggerOptions = {
     level,
-    base: options.name ? { service: options.name } : {},
+    // GATEWAY_PROCESS: set by `gateway start --separate` for each process it starts (e.g. chat-2).
+    base: {
+      ...(options.name ? { service: options.name } : {}),
+      ...(process.env.GATEWAY_PROCESS ? { process: process.env.GATEWAY_PROCESS } : {}),
+    },
     timestamp: pino.stdTimeFunctions.isoTime,
     // Secrets are taken out of every line, its bindings and its error (see redact.ts).
     formatters: { level: (label) => ({ level: label }), log: redactSecrets, bindings: redactSecrets },
