@@ -69,5 +69,6 @@ VOLUME ["/data"]
 # 4000: the edge (HTTP); 50051-50053: accounting, chat, video (gRPC); 9464: every process's
 # /metrics (METRICS_PORT), off the public port.
 EXPOSE 4000 50051 50052 50053 9464
-ENTRYPOINT ["node", "packages/cli/bin/gateway.js"]
+# The same Node flags as the first line of packages/cli/bin/gateway.js (see there).
+ENTRYPOINT ["node", "--max-semi-space-size=16", "packages/cli/bin/gateway.js"]
 CMD ["start"]

@@ -44,7 +44,7 @@ import { fileURLToPath } from 'node:url';
 import { newestLtsNode, portkeyGateway } from './lib/installs.mjs';
 import { closedLoop, fixedRate, sequential, target } from './lib/load.mjs';
 import { freePort, startNats as startNatsServer } from './lib/nats.mjs';
-import { cpuSeconds, peakRssMiB, start, stopAll, stopAndWait } from './lib/procs.mjs';
+import { cpuSeconds, gatewayCommand, peakRssMiB, start, stopAll, stopAndWait } from './lib/procs.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -223,12 +223,12 @@ async function portkeyTarget(node) {
 
 /** The gateway started one way or the other, with a key of its own. */
 async function gatewayTarget(node, mode) {
-  const cli = join(root, 'packages/cli/bin/gateway.js');
+  const cli = gatewayCommand(root);
   let url;
   let pids;
   let stop;
   if (mode === 'one') {
-    const g = await start([cli, 'start'], {
+    const g = await start([...cli, 'start'], {
       env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, `one-${node === process.execPath ? 'm' : 'l'}`) },
       name: 'gateway',
       node,
@@ -242,7 +242,7 @@ async function gatewayTarget(node, mode) {
     // Separate processes as operators start them: `gateway start --separate`, with spend and key
     // events over a nats-server of the benchmark's own.
     const nats = await startNats();
-    const s = await start([cli, 'start', '--separate', '--auto-ports'], {
+    const s = await start([...cli, 'start', '--separate', '--auto-ports'], {
       // --auto-ports leaves the first edge on PORT.
       env: {
         ...baseEnv,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { rssMiB, start, stopAll } from './lib/procs.mjs';
+import { gatewayCommand, rssMiB, start, stopAll } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CALLS = Number(process.env.MEMORY_CALLS ?? 200_000);
@@ -88,9 +88,9 @@ const baseEnv = {
 };
 
 async function startGateway(mode) {
-  const cli = join(root, 'packages/cli/bin/gateway.js');
+  const cli = gatewayCommand(root);
   if (mode === 'one') {
-    const g = await start([cli, 'start'], {
+    const g = await start([...cli, 'start'], {
       env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, 'one') },
       name: 'gateway',
       ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
@@ -98,7 +98,7 @@ async function startGateway(mode) {
     children.push(g.child);
     return { url: g.value, pids: { gateway: g.child.pid }, child: g.child };
   }
-  const s = await start([cli, 'start', '--separate', '--auto-ports'], {
+  const s = await start([...cli, 'start', '--separate', '--auto-ports'], {
     env: { ...baseEnv, NATS_URL: await startNats(), PORT: String(await freePort()), GATEWAY_DATA_DIR: join(tmp, 'separate') },
     name: 'gateway (separate)',
     ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),

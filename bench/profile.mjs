@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closedLoop, target } from './lib/load.mjs';
 import { freePort, startNats } from './lib/nats.mjs';
-import { start, stopAll, stopAndWait } from './lib/procs.mjs';
+import { gatewayCommand, start, stopAll, stopAndWait } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
@@ -74,7 +74,7 @@ if (SEPARATE) {
   const nats = await startNats(tmp);
   children.push(nats.child);
   // Every process the supervisor starts inherits the flags and writes its own profile.
-  gateway = await start([join(root, 'packages/cli/bin/gateway.js'), 'start', '--separate', '--auto-ports'], {
+  gateway = await start([...gatewayCommand(root), 'start', '--separate', '--auto-ports'], {
     env: { ...env, NATS_URL: nats.url, PORT: String(await freePort()), NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles}` },
     name: 'gateway (separate)',
     ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
@@ -83,7 +83,7 @@ if (SEPARATE) {
   names.set(gateway.child.pid, 'supervisor');
 } else {
   const flags = ALLOCATIONS ? ['--import', join(root, 'bench/lib/allocations.mjs')] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
-  gateway = await start([...flags, join(root, 'packages/cli/bin/gateway.js'), 'start'], {
+  gateway = await start([...flags, ...gatewayCommand(root), 'start'], {
     env: { ...env, PORT: '0', METRICS_PORT: '0', ALLOCATION_PROFILE: join(tmp, 'allocations.json') },
     name: 'gateway',
     ready: (line) => (json(line)?.msg === 'gateway ready' && json(line).listening ? json(line) : undefined),

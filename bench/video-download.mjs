@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { cpuSeconds, rssMiB, start, stopAll } from './lib/procs.mjs';
+import { cpuSeconds, gatewayCommand, rssMiB, start, stopAll } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -46,7 +46,7 @@ groups:
 video: { poll_interval_ms: 200 }
 `,
 );
-const gateway = await start([join(root, 'packages/cli/bin/gateway.js'), 'start'], {
+const gateway = await start([...gatewayCommand(root), 'start'], {
   name: 'gateway',
   env: {
     GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),

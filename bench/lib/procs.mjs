@@ -73,3 +73,17 @@ export function stopAll(children) {
     child.kill('SIGTERM');
   }
 }
+
+/**
+ * The gateway CLI and its Node flags, as its start command runs it (the flags on the first
+ * line of packages/cli/bin/gateway.js): spawn `node ...gatewayCommand(), 'start'`.
+ */
+export function gatewayCommand(root) {
+  const cli = `${root.replace(/\/$/, '')}/packages/cli/bin/gateway.js`;
+  const shebang = readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '';
+  const flags = shebang
+    .replace(/^#!\S*env -S node\s*/, '')
+    .split(/\s+/)
+    .filter((flag) => flag.startsWith('--'));
+  return [...flags, cli];
+}

@@ -216,7 +216,15 @@ describe('Dockerfile', () => {
   });
 
   it('enters through the gateway CLI and starts the all-in-one gateway by default', () => {
-    expect(runtime).toContain('ENTRYPOINT ["node", "packages/cli/bin/gateway.js"]');
+    // With the Node flags of the command's own first line.
+    const flags =
+      read('packages/cli/bin/gateway.js')
+        .split('\n')[0]
+        ?.replace(/^#!\/usr\/bin\/env -S node ?/, '')
+        .split(' ')
+        .filter(Boolean) ?? [];
+    expect(flags).toContain('--max-semi-space-size=16');
+    expect(runtime).toContain(`ENTRYPOINT ${JSON.stringify(['node', ...flags, 'packages/cli/bin/gateway.js']).replaceAll(',', ', ')}`);
     expect(runtime).toContain('CMD ["start"]');
     expect(existsSync(`${root}packages/cli/bin/gateway.js`)).toBe(true);
   });

@@ -1,5 +1,9 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=16
 // The `gateway` command. The compiled CLI lives in dist/; `npm run build` makes it.
+// Its Node flags (above; the Dockerfile's ENTRYPOINT has the same): a young generation of
+// 16 MiB semi-spaces. Node's default on a large machine is larger: at load its scavenges
+// took about 5 ms each and the one-process start held 50 MiB more, for no more throughput
+// (measured in bench/RESULTS.md). `gateway start --separate` gives its children the same flags.
 import('../dist/main.js').then(
   ({ main }) => main(process.argv.slice(2)),
   (error) => {

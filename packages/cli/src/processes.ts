@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createServer } from 'node:net';
@@ -15,6 +16,11 @@ import { UsageError } from './admin-commands.js';
 // dying) and passes signals on.
 
 const BIN = resolve(fileURLToPath(import.meta.url), '../../bin/gateway.js');
+/** The start command's Node flags, from its first line (`#!/usr/bin/env -S node FLAGS`): each child runs with them. */
+export const NODE_FLAGS: readonly string[] = (readFileSync(BIN, 'utf8').split('\n', 1)[0] ?? '')
+  .replace(/^#!\S*env -S node\s*/, '')
+  .split(/\s+/)
+  .filter((flag) => flag.startsWith('--'));
 
 /** Accounting first (the others call it), the edges last (they call everyone). */
 const ORDER: readonly ServiceName[] = ['accounting', 'chat', 'video', 'edge'];
@@ -227,7 +233,7 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
     };
     // The IPC channel carries the child's "ready" (log lines may be off at its LOG_LEVEL), and its
     // closing tells a child that the supervisor is gone.
-    const child = spawn(process.execPath, [BIN, 'start', '--service', p.service], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'start', '--service', p.service], {
       env: childEnv,
       stdio: ['ignore', output ? 'pipe' : 'inherit', 'pipe', 'ipc'],
     });

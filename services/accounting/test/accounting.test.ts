@@ -222,7 +222,9 @@ describe('reservations', () => {
     });
     // Calls close together: the consumer is under load and its batch waits out its window.
     for (const id of ['c1', 'c2']) {
-      expect(await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 400, reservationId: id })).toBeGreaterThanOrEqual(200);
+      expect(
+        await client.reserveBudget({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 400, reservationId: id }),
+      ).toBeGreaterThanOrEqual(200);
       await bus.publish(spendSubject('chat'), id, settle(id, 100, 10));
     }
     // Read right after: both applied (the reader waited for them), nothing left held.
