@@ -3,13 +3,12 @@
 // the one-process gateway, then through the separate processes over NATS; the RSS of every
 // gateway process is sampled at each tenth of the calls, so growth over the run shows.
 // Usage: npm run build && node bench/memory.mjs   (MEMORY_CALLS=200000, MEMORY_MODES=one,separate)
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { freePort, startNats } from './lib/nats.mjs';
 import { gatewayCommand, rssMiB, start, stopAll } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,35 +31,10 @@ const json = (line) => {
 };
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startNats() {
-  const binary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
-  if (!binary) throw new Error('separate mode needs nats-server (apt-get install nats-server)');
-  const port = await freePort();
-  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(tmp, 'nats')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  await new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`nats-server did not start:\n${output}`)), 10_000);
-    child.stderr.on('data', (d) => {
-      output += d;
-      if (output.includes('Server is ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  return `nats://127.0.0.1:${port}`;
+async function startNatsServer() {
+  const nats = await startNats(tmp);
+  children.push(nats.child);
+  return nats.url;
 }
 
 const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
@@ -99,7 +73,7 @@ async function startGateway(mode) {
     return { url: g.value, pids: { gateway: g.child.pid }, child: g.child };
   }
   const s = await start([...cli, 'start', '--separate', '--auto-ports'], {
-    env: { ...baseEnv, NATS_URL: await startNats(), PORT: String(await freePort()), GATEWAY_DATA_DIR: join(tmp, 'separate') },
+    env: { ...baseEnv, NATS_URL: await startNatsServer(), PORT: String(await freePort()), GATEWAY_DATA_DIR: join(tmp, 'separate') },
     name: 'gateway (separate)',
     ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
   });
