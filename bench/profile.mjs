@@ -8,6 +8,7 @@
 //   PROFILE_SECONDS=10       length of the measured load (after 2 s of warm-up)
 //   PROFILE_MODE=separate    profile `gateway start --separate` (default: one process)
 //   PROFILE_STREAM=1         streamed calls
+//   PROFILE_RATE=300         calls at a fixed rate instead of 50 connections
 //   PROFILE_SAVE=dir         keep the .cpuprofile files there (open them in Chrome's DevTools)
 //   PROFILE_CALLERS=name     also print which of the gateway's functions the self time of
 //                            functions so named (e.g. `run`, libsql's statement) is spent for
@@ -17,7 +18,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closedLoop, target } from './lib/load.mjs';
+import { closedLoop, fixedRate, target } from './lib/load.mjs';
 import { freePort, startNats } from './lib/nats.mjs';
 import { gatewayCommand, start, stopAll, stopAndWait } from './lib/procs.mjs';
 
@@ -107,9 +108,11 @@ const t = target(url, '/v1/chat/completions', { authorization: `Bearer ${key}`, 
 await closedLoop(t, { connections: 50, durationMs: 2000, stream: STREAM });
 const loadFrom = monotonicUs();
 if (ALLOCATIONS) gateway.child.kill('SIGUSR2');
-const result = await closedLoop(t, { connections: 50, durationMs: SECONDS * 1000, stream: STREAM });
+const result = process.env.PROFILE_RATE
+  ? await fixedRate(t, { rate: Number(process.env.PROFILE_RATE), durationMs: SECONDS * 1000, stream: STREAM })
+  : await closedLoop(t, { connections: 50, durationMs: SECONDS * 1000, stream: STREAM });
 const loadTo = monotonicUs();
-process.stderr.write(`${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, errors ${result.errors}\n`);
+process.stderr.write(`${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, errors ${result.errors}\n`);
 if (ALLOCATIONS) {
   gateway.child.kill('SIGUSR2');
   const file = join(tmp, 'allocations.json');
