@@ -112,7 +112,9 @@ const result = process.env.PROFILE_RATE
   ? await fixedRate(t, { rate: Number(process.env.PROFILE_RATE), durationMs: SECONDS * 1000, stream: STREAM })
   : await closedLoop(t, { connections: 50, durationMs: SECONDS * 1000, stream: STREAM });
 const loadTo = monotonicUs();
-process.stderr.write(`${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, errors ${result.errors}\n`);
+process.stderr.write(
+  `${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, errors ${result.errors}\n`,
+);
 if (ALLOCATIONS) {
   gateway.child.kill('SIGUSR2');
   const file = join(tmp, 'allocations.json');
