@@ -459,6 +459,28 @@ describe('spend logs, daily spend and audit', () => {
     expect(await errorOf(gateway.admin('GET', '/admin/v1/spend/logs?after=bogus'))).toMatchObject({ status: 422, param: 'after' });
     expect(await errorOf(gateway.admin('GET', '/admin/v1/spend/logs?limit=5000'))).toMatchObject({ status: 422 });
 
+    // A key reads its own log, and only its own: the same rows, filtered and paginated alike.
+    const ownRows = async (secret: string, query = '') =>
+      (await json<{ data: SpendRow[] }>(gateway.call(`/v1/usage/logs${query ? `?${query}` : ''}`, secret))).data;
+    expect(await ownRows(plain.key)).toEqual(plainRows);
+    expect(await ownRows(member.key)).toEqual(memberRows);
+    expect((await ownRows(plain.key, 'group=h')).map((r) => r.group)).toEqual(['h']);
+    const ownWalked: string[] = [];
+    let ownAfter: string | null = null;
+    do {
+      const ownPage: { data: SpendRow[]; next_after: string | null } = await json(
+        gateway.call(`/v1/usage/logs?limit=2${ownAfter ? `&after=${ownAfter}` : ''}`, plain.key),
+      );
+      ownWalked.push(...ownPage.data.map((r) => r.id));
+      ownAfter = ownPage.next_after;
+    } while (ownAfter);
+    expect(ownWalked).toEqual(plainRows.map((r) => r.id));
+    // Naming another key (or a team) is refused, never honoured.
+    expect(await errorOf(gateway.call(`/v1/usage/logs?key_id=${member.id}`, plain.key))).toMatchObject({ status: 422, param: 'key_id' });
+    expect(await errorOf(gateway.call(`/v1/usage/logs?team_id=${team.id}`, member.key))).toMatchObject({ status: 422, param: 'team_id' });
+    expect(await errorOf(gateway.call('/v1/usage/logs?after=bogus', plain.key))).toMatchObject({ status: 422, param: 'after' });
+    expect((await gateway.call('/v1/usage/logs', 'sk-not-a-key')).status).toBe(401);
+
     // Daily spend and the key's own 30 days agree with the ledger.
     const daily = await json<{ data: { date: string; group: string; spend_usd: number; requests: number }[] }>(
       gateway.admin('GET', `/admin/v1/spend/daily?key_id=${plain.id}`),

@@ -24,6 +24,7 @@ const WRONG_METHODS: readonly [method: string, path: string, allow: string][] = 
   ['DELETE', '/v1/models', 'GET, HEAD'],
   ['POST', '/v1/models/demo-chat', 'GET, HEAD'],
   ['PATCH', '/v1/usage', 'GET, HEAD'],
+  ['POST', '/v1/usage/logs', 'GET, HEAD'],
   ['PUT', '/v1/videos', 'GET, HEAD, POST'],
   ['POST', VIDEO, 'GET, HEAD, DELETE'],
   ['POST', `${VIDEO}/content`, 'GET, HEAD'],

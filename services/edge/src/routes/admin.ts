@@ -10,6 +10,7 @@ import Type, { type Static, type TOptional, type TSchema } from 'typebox';
 import { refuseSeveralAuthorizations } from '../auth.js';
 import type { Downstream } from '../downstream.js';
 import { callContext } from '../telemetry.js';
+import { page, spendLogFilters, spendLogQuery, spendLogRow } from './spend-logs.js';
 
 // The admin API (docs/admin-api.md): keys, teams, spend and the audit list. The edge checks
 // shapes and turns HTTP into accounting's calls; accounting owns every rule and records each
@@ -173,15 +174,7 @@ const ListQuery = Type.Object({
 });
 
 const SpendLogsQuery = Type.Object(
-  {
-    key_id: Type.Optional(Id),
-    team_id: Type.Optional(Id),
-    group: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    from: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799 })),
-    to: Type.Optional(Type.Integer({ minimum: 0, maximum: 253_402_300_799 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-    after: Type.Optional(Cursor),
-  },
+  { key_id: Type.Optional(Id), team_id: Type.Optional(Id), ...spendLogFilters },
   { additionalProperties: false },
 );
 
@@ -262,10 +255,6 @@ function teamFields(body: Record<string, unknown>): { fields: TeamFields; mask: 
     mask.push('metadata');
   }
   return { fields, mask };
-}
-
-function page<T>(data: T[], next: string) {
-  return { object: 'list', data, has_more: next !== '', next_after: next || null };
 }
 
 /**
@@ -381,30 +370,8 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
 
   app.get('/admin/v1/spend/logs', { schema: { querystring: SpendLogsQuery } }, async (request) => {
     const q = request.query;
-    const result = await accounting.listSpendLogs(
-      {
-        keyId: q.key_id,
-        teamId: q.team_id,
-        group: q.group,
-        fromMs: (q.from ?? 0) * 1000,
-        toMs: (q.to ?? 0) * 1000,
-        pageSize: q.limit ?? 100,
-        pageToken: q.after,
-      },
-      callContext(request),
-    );
-    const data = result.entries.map((e) => ({
-      id: e.id,
-      object: 'spend_log',
-      key_id: e.key_id,
-      team_id: e.team_id || null,
-      group: e.group,
-      kind: e.kind,
-      cost_usd: nanosToUsd(e.cost_nano_usd),
-      usage: e.usage,
-      created_at: Math.floor(e.occurred_at_ms / 1000),
-    }));
-    return page(data, result.nextPageToken);
+    const result = await accounting.listSpendLogs({ keyId: q.key_id, teamId: q.team_id, ...spendLogQuery(q) }, callContext(request));
+    return page(result.entries.map(spendLogRow), result.nextPageToken);
   });
 
   app.get('/admin/v1/spend/daily', { schema: { querystring: DailyQuery } }, async (request) => {

@@ -1,10 +1,16 @@
 import { budgetPeriodFromWire } from '@gateway/contracts';
 import { nanosToUsd } from '@gateway/pricing';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
+import Type from 'typebox';
 import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
 import { callContext } from '../telemetry.js';
+import { page, spendLogFilters, spendLogQuery, spendLogRow } from './spend-logs.js';
+
+/** The calling key's own spend log takes the admin log's filters but the key and team: it is always the key's. */
+const KeySpendLogsQuery = Type.Object(spendLogFilters, { additionalProperties: false });
 
 export interface UsageRoutesOptions {
   downstream: Downstream;
@@ -78,5 +84,17 @@ export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, {
       period: { type: period, start: Math.floor(usage.period_start_ms / 1000), end: seconds(balance?.resets_at_ms ?? 0) },
       rate_limits: { rpm: key.rpm || null, tpm: key.tpm || null },
     };
+  });
+
+  /**
+   * GET /v1/usage/logs: the calling key's spend log, newest first, a page at a time (the same
+   * rows as the admin API's `/admin/v1/spend/logs?key_id=`, which a key can never reach).
+   */
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/v1/usage/logs', { schema: { querystring: KeySpendLogsQuery } }, async (request) => {
+    const result = await downstream.accounting.listSpendLogs(
+      { keyId: request.apiKey.key.id, ...spendLogQuery(request.query) },
+      callContext(request),
+    );
+    return page(result.entries.map(spendLogRow), result.nextPageToken);
   });
 };
