@@ -14,6 +14,7 @@ import {
   type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
+  type JsMsg,
   type MsgHdrs,
   type NatsConnection,
 } from 'nats';
@@ -364,40 +365,23 @@ export class NatsBus implements Bus {
   }
 
   async consume<T>(filter: string, durableName: string, handler: EventHandler<T>): Promise<Subscription> {
-    const stream = this.#options.streamName;
     await this.#ensureConsumer(filter, durableName);
     const state: ConsumerState = { durableName, closed: false, messages: undefined };
     this.#consumers.add(state);
-    const run = async () => {
-      let failures = 0;
-      while (!state.closed && !this.#closed) {
-        try {
-          const consumer = await this.#js.consumers.get(stream, durableName);
-          state.messages = await consumer.consume({ max_messages: 256 });
-          for await (const message of state.messages) {
-            const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
-            try {
-              // A batch is acknowledged once all its events are applied; redelivered, the ones
-              // applied already are recognised by their ids.
-              for (const event of decodeMessage(message.data, message.headers?.get(ENCODING_HEADER) || undefined, id)) {
-                await handler({ subject: message.subject, id: event.id, data: event.data as T });
-              }
-              message.ack();
-              failures = 0;
-            } catch (error) {
-              failures += 1;
-              this.#options.logger.warn({ err: error, subject: message.subject, eventId: id }, 'event handler failed; redelivering');
-              message.nak(Math.min(100 * 2 ** failures, 5000));
-            }
-          }
-        } catch (error) {
-          if (state.closed || this.#closed) return;
-          this.#options.logger.warn({ err: error, durable: durableName }, 'JetStream consumer interrupted; resuming');
-          await new Promise((resolve) => setTimeout(resolve, 500));
-        }
+    let failures = 0;
+    this.#read<T>(state, async (message, events) => {
+      try {
+        // A batch is acknowledged once all its events are applied; redelivered, the ones
+        // applied already are recognised by their ids.
+        for (const event of events) await handler(event);
+        message.ack();
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        this.#options.logger.warn({ err: error, subject: message.subject, eventId: events[0]?.id }, 'event handler failed; redelivering');
+        message.nak(Math.min(100 * 2 ** failures, 5000));
       }
-    };
-    void run();
+    });
     return {
       close: async () => {
         state.closed = true;
@@ -418,7 +402,6 @@ export class NatsBus implements Bus {
     handler: BatchHandler<T>,
     options: BatchOptions = {},
   ): Promise<Subscription> {
-    const stream = this.#options.streamName;
     await this.#ensureConsumer(filter, durableName);
     const state: ConsumerState = { durableName, closed: false, messages: undefined };
     const batches = new BatchQueue<T>({
@@ -435,26 +418,7 @@ export class NatsBus implements Bus {
     });
     state.idle = () => batches.idle();
     this.#consumers.add(state);
-    const run = async () => {
-      while (!state.closed && !this.#closed) {
-        try {
-          const consumer = await this.#js.consumers.get(stream, durableName);
-          state.messages = await consumer.consume({ max_messages: 256 });
-          for await (const message of state.messages) {
-            const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
-            const events: BusEvent<T>[] = decodeMessage(message.data, message.headers?.get(ENCODING_HEADER) || undefined, id).map(
-              (event) => ({ subject: message.subject, id: event.id, data: event.data as T }),
-            );
-            await batches.add({ events, ack: () => message.ack(), nak: (delayMs) => message.nak(delayMs) });
-          }
-        } catch (error) {
-          if (state.closed || this.#closed) return;
-          this.#options.logger.warn({ err: error, durable: durableName }, 'JetStream consumer interrupted; resuming');
-          await new Promise((resolve) => setTimeout(resolve, 500));
-        }
-      }
-    };
-    void run();
+    this.#read<T>(state, (message, events) => batches.add({ events, ack: () => message.ack(), nak: (delayMs) => message.nak(delayMs) }));
     return {
       close: async () => {
         state.closed = true;
@@ -464,6 +428,36 @@ export class NatsBus implements Bus {
         await batches.idle();
       },
     };
+  }
+
+  /**
+   * Reads the durable consumer's messages until it is closed, each decoded into its events
+   * (one message may carry a batch), resuming after an interruption (a reconnect, a deleted
+   * consumer) half a second later.
+   */
+  #read<T>(state: ConsumerState, take: (message: JsMsg, events: BusEvent<T>[]) => Promise<void>): void {
+    const stream = this.#options.streamName;
+    const run = async () => {
+      while (!state.closed && !this.#closed) {
+        try {
+          const consumer = await this.#js.consumers.get(stream, state.durableName);
+          state.messages = await consumer.consume({ max_messages: 256 });
+          for await (const message of state.messages) {
+            const id = message.headers?.get('Nats-Msg-Id') || `${stream}:${message.seq}`;
+            // Never throws: what it cannot read is handed on as bytes, for the consumer to dead-letter.
+            const events: BusEvent<T>[] = decodeMessage(message.data, message.headers?.get(ENCODING_HEADER) || undefined, id).map(
+              (event) => ({ subject: message.subject, id: event.id, data: event.data as T }),
+            );
+            await take(message, events);
+          }
+        } catch (error) {
+          if (state.closed || this.#closed) return;
+          this.#options.logger.warn({ err: error, durable: state.durableName }, 'JetStream consumer interrupted; resuming');
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    };
+    void run();
   }
 
   async #ensureConsumer(filter: string, durableName: string): Promise<void> {

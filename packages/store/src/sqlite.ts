@@ -433,43 +433,49 @@ class SqliteDatabase {
 
   #savepoints = 0;
 
-  async savepoint<R>(work: () => Promise<R>): Promise<R> {
+  /** Opens a savepoint inside the open transaction; `end(ok)` releases it, or first rolls its writes back. */
+  #savepoint(): { end(ok: boolean): void } {
     this.#savepoints += 1;
     const name = `nested_${this.#savepoints}`;
     this.statement(`SAVEPOINT ${name}`).run();
+    let ended = false;
+    return {
+      end: (ok) => {
+        if (ended) return;
+        ended = true;
+        this.#savepoints -= 1;
+        if (!ok) {
+          if (!this.db.inTransaction) return;
+          this.statement(`ROLLBACK TO ${name}`).run();
+        }
+        this.statement(`RELEASE ${name}`).run();
+      },
+    };
+  }
+
+  async savepoint<R>(work: () => Promise<R>): Promise<R> {
+    const savepoint = this.#savepoint();
     try {
       const result = await work();
-      this.statement(`RELEASE ${name}`).run();
+      savepoint.end(true);
       return result;
     } catch (error) {
-      if (this.db.inTransaction) {
-        this.statement(`ROLLBACK TO ${name}`).run();
-        this.statement(`RELEASE ${name}`).run();
-      }
+      savepoint.end(false);
       throw error;
-    } finally {
-      this.#savepoints -= 1;
     }
   }
 
   /** Runs `work` so that its writes land whole or not at all, inside the transaction already open too (a savepoint). */
   allOrNothing<R>(work: () => R): R {
     if (!this.db.inTransaction) return this.write(work);
-    this.#savepoints += 1;
-    const name = `nested_${this.#savepoints}`;
-    this.statement(`SAVEPOINT ${name}`).run();
+    const savepoint = this.#savepoint();
     try {
       const result = work();
-      this.statement(`RELEASE ${name}`).run();
+      savepoint.end(true);
       return result;
     } catch (error) {
-      if (this.db.inTransaction) {
-        this.statement(`ROLLBACK TO ${name}`).run();
-        this.statement(`RELEASE ${name}`).run();
-      }
+      savepoint.end(false);
       throw error;
-    } finally {
-      this.#savepoints -= 1;
     }
   }
 
