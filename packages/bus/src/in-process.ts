@@ -240,7 +240,7 @@ export class InProcessBus implements Bus {
     }
     consumer.queued = consumer.queue.length;
     if (existing) {
-      // Readers waiting on the predecessor wait on this one for what it took over.
+      // Readers waiting on the predecessor go on with what it applied; its queue is this one's now.
       InProcessBus.#release(existing);
     }
     this.#consumers.set(durableName, consumer);

@@ -43,9 +43,9 @@ function walk(value: unknown, depth: number): unknown {
     }
     return copy ?? value;
   }
-  // Dates, buffers and the like are written as they are; an Error goes through the `err` serializer first.
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null && !(value instanceof Error)) return value;
+  // What JSON writes through its own toJSON (dates, buffers, URLs) is written as it is; any other
+  // object, a class instance or an Error included, is written field by field, so it is walked.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
   const record = value as Record<string, unknown>;
   let copy: Record<string, unknown> | undefined;
   for (const field in record) {

@@ -57,10 +57,22 @@ describe('secrets in log lines', () => {
       at: new Date(0),
       keyId: 'key_visible',
       missing: { key: undefined },
+      // A class instance is written field by field: its secrets go too.
+      upstream: new (class Upstream {
+        url = 'https://cdn.example/y?X-Signature=6';
+        provider = 'ark';
+      })(),
     };
     child.error(line, 'failed');
     const text = lines.join('');
-    for (const secret of ['binding-secret-1', 'X-Signature=2', 'provider-credential-3', 'sk-deep-4', 'provider-credential-5']) {
+    for (const secret of [
+      'binding-secret-1',
+      'X-Signature=2',
+      'provider-credential-3',
+      'sk-deep-4',
+      'provider-credential-5',
+      'X-Signature=6',
+    ]) {
       expect(text).not.toContain(secret);
     }
     const parsed = JSON.parse(text) as Record<string, unknown>;
@@ -73,6 +85,7 @@ describe('secrets in log lines', () => {
       list: [{ api_key: '[redacted]' }, 'plain'],
       at: '1970-01-01T00:00:00.000Z',
       keyId: 'key_visible',
+      upstream: { url: '[redacted]', provider: 'ark' },
     });
     // The caller's objects are left as they were.
     expect(failure.url).toBe('https://cdn.example/x?X-Signature=2');
