@@ -8,6 +8,7 @@ import {
   type AuditContext,
   type AuditEvent__Output,
   type DailySpend__Output,
+  type TopSpender__Output,
   type GetUsageResponse__Output,
   type Key__Output,
   type KeyPatch,
@@ -182,6 +183,25 @@ export class AccountingClient {
       context,
     );
     return response.days;
+  }
+
+  /** The keys or teams that spent most between two days (both included), highest first. */
+  async getTopSpenders(
+    query: { by: 'key' | 'team'; fromDay?: string; toDay?: string; limit?: number },
+    context?: CallContext,
+  ): Promise<TopSpender__Output[]> {
+    const response = await unary(
+      this.#client,
+      this.#client.GetTopSpenders,
+      {
+        by: query.by === 'team' ? 'SPENDER_KIND_TEAM' : 'SPENDER_KIND_KEY',
+        from_day: query.fromDay ?? '',
+        to_day: query.toDay ?? '',
+        limit: query.limit ?? 0,
+      },
+      context,
+    );
+    return response.spenders;
   }
 
   async listAuditEvents(

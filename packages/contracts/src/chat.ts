@@ -1,6 +1,12 @@
 import type * as grpc from '@grpc/grpc-js';
 import { callMetadata, createClient, DEFAULT_DEADLINE_MS, unary, upstreamMsOf, type CallContext } from '@gateway/grpc';
-import { protos, type ChatServiceClient, type MeteredUsage__Output, type ModelGroup__Output } from '@gateway/protos';
+import {
+  protos,
+  type ChatServiceClient,
+  type DeploymentHealth__Output,
+  type MeteredUsage__Output,
+  type ModelGroup__Output,
+} from '@gateway/protos';
 
 export interface CompletionCall {
   /** The response's id and the spend event's idempotency id, so a repeated call bills once. */
@@ -46,6 +52,11 @@ export class ChatClient {
 
   async listModels(context?: CallContext): Promise<ModelGroup__Output[]> {
     return (await unary(this.#client, this.#client.ListModels, {}, context)).groups;
+  }
+
+  /** The answering replica's view of its upstream deployments. */
+  async upstreamHealth(context?: CallContext): Promise<DeploymentHealth__Output[]> {
+    return (await unary(this.#client, this.#client.GetUpstreamHealth, {}, context)).deployments;
   }
 
   /**

@@ -1,5 +1,13 @@
 import { createClient, unary, type CallContext } from '@gateway/grpc';
-import { protos, type ModelGroup__Output, type VideoJob__Output, type VideoServiceClient, type VideoStatus__Output } from '@gateway/protos';
+import {
+  protos,
+  type DeploymentHealth__Output,
+  type ModelGroup__Output,
+  type OwnedVideoJob__Output,
+  type VideoJob__Output,
+  type VideoServiceClient,
+  type VideoStatus__Output,
+} from '@gateway/protos';
 
 /** A job's status as the video service records it and the HTTP API shows it. */
 export type VideoJobStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
@@ -92,6 +100,32 @@ export class VideoClient {
       context,
     );
     return { jobs: response.jobs, hasMore: response.has_more };
+  }
+
+  /** Every key's jobs (or one key's, or of one status), newest first, with counts per status: for the admin API. */
+  async listAllVideos(
+    query: { status: VideoJobStatus | undefined; keyId: string; pageSize: number; after: string },
+    context?: CallContext,
+  ): Promise<{ jobs: (OwnedVideoJob__Output & { job: VideoJob__Output })[]; hasMore: boolean; counts: Record<VideoJobStatus, number> }> {
+    const response = await unary(
+      this.#client,
+      this.#client.ListAllVideos,
+      {
+        status: query.status ? STATUS_MESSAGE[query.status] : 'VIDEO_STATUS_UNSPECIFIED',
+        key_id: query.keyId,
+        page_size: query.pageSize,
+        after: query.after,
+      },
+      context,
+    );
+    const counts: Record<VideoJobStatus, number> = { queued: 0, in_progress: 0, completed: 0, failed: 0, cancelled: 0 };
+    for (const count of response.counts) counts[videoJobStatus(count.status)] += count.count;
+    return { jobs: response.jobs.map((owned) => ({ ...owned, job: required(owned.job) })), hasMore: response.has_more, counts };
+  }
+
+  /** The answering replica's view of its upstream deployments. */
+  async upstreamHealth(context?: CallContext): Promise<DeploymentHealth__Output[]> {
+    return (await unary(this.#client, this.#client.GetUpstreamHealth, {}, context)).deployments;
   }
 
   /** Removes the caller's job (cancelling it upstream where it is unfinished and the provider can); not retried. */

@@ -56,6 +56,8 @@ export type { HealthClient, HealthHandlers } from './generated/grpc/health/v1/He
 export type { HealthCheckResponse__Output } from './generated/grpc/health/v1/HealthCheckResponse.js';
 export type { ModelGroup, ModelGroup__Output } from './generated/gateway/common/v1/ModelGroup.js';
 export type { ModelGroupMode__Output } from './generated/gateway/common/v1/ModelGroupMode.js';
+export type { DeploymentHealth, DeploymentHealth__Output } from './generated/gateway/common/v1/DeploymentHealth.js';
+export type { DeploymentState, DeploymentState__Output } from './generated/gateway/common/v1/DeploymentState.js';
 export type { Key, Key__Output } from './generated/gateway/accounting/v1/Key.js';
 export type { Team, Team__Output } from './generated/gateway/accounting/v1/Team.js';
 export type { TeamFields, TeamFields__Output } from './generated/gateway/accounting/v1/TeamFields.js';
@@ -66,10 +68,12 @@ export type { AuditContext, AuditContext__Output } from './generated/gateway/acc
 export type { AuditEvent, AuditEvent__Output } from './generated/gateway/accounting/v1/AuditEvent.js';
 export type { SpendLogEntry, SpendLogEntry__Output } from './generated/gateway/accounting/v1/SpendLogEntry.js';
 export type { DailySpend, DailySpend__Output } from './generated/gateway/accounting/v1/DailySpend.js';
+export type { TopSpender__Output } from './generated/gateway/accounting/v1/TopSpender.js';
 export type { ReserveBudgetRequest__Output } from './generated/gateway/accounting/v1/ReserveBudgetRequest.js';
 export type { GroupUsage, GroupUsage__Output } from './generated/gateway/accounting/v1/GroupUsage.js';
 export type { GetUsageResponse, GetUsageResponse__Output } from './generated/gateway/accounting/v1/GetUsageResponse.js';
 export type { VideoJob, VideoJob__Output } from './generated/gateway/video/v1/VideoJob.js';
+export type { OwnedVideoJob__Output } from './generated/gateway/video/v1/OwnedVideoJob.js';
 export { VideoStatus } from './generated/gateway/video/v1/VideoStatus.js';
 export type { VideoStatus__Output } from './generated/gateway/video/v1/VideoStatus.js';
 export {

@@ -66,9 +66,15 @@ describe('generated proto types', () => {
       'DeleteTeam',
       'ListSpendLogs',
       'GetDailySpend',
+      'GetTopSpenders',
       'ListAuditEvents',
     ]);
-    expect(Object.keys(all.gateway.chat.v1.ChatService.service)).toEqual(['ListModels', 'CreateChatCompletion', 'StreamChatCompletion']);
+    expect(Object.keys(all.gateway.chat.v1.ChatService.service)).toEqual([
+      'ListModels',
+      'CreateChatCompletion',
+      'StreamChatCompletion',
+      'GetUpstreamHealth',
+    ]);
     expect(Object.keys(all.gateway.video.v1.VideoService.service)).toEqual([
       'ListModels',
       'CreateVideo',
@@ -76,6 +82,8 @@ describe('generated proto types', () => {
       'ResolveVideoContent',
       'ListVideos',
       'DeleteVideo',
+      'ListAllVideos',
+      'GetUpstreamHealth',
     ]);
     expect(all.grpc.health.v1.Health.service.Check.path).toBe('/grpc.health.v1.Health/Check');
     for (const service of [

@@ -12,7 +12,8 @@ import {
   type GroupConfig,
   type GroupMode,
 } from '@gateway/config';
-import type { ModelGroup } from '@gateway/protos';
+import type { DeploymentHealth, DeploymentState, ModelGroup } from '@gateway/protos';
+import type { DeploymentHealthView } from '@gateway/upstream';
 import { inProcessAddress, type GrpcServer } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
 import { connectMongo, importLegacyEmbedded, SqliteStore, type DocumentStore } from '@gateway/store';
@@ -131,6 +132,28 @@ export function modelGroupMessage(group: GroupConfig): ModelGroup {
     max_output_tokens: group.maxOutputTokens ?? 0,
     // The configuration says seconds (as /v1/models shows them); every time on the wire is ms.
     created_at_ms: group.created * 1000,
+  };
+}
+
+const DEPLOYMENT_STATE: Readonly<Record<DeploymentHealthView['state'], DeploymentState>> = {
+  healthy: 'DEPLOYMENT_STATE_HEALTHY',
+  cooling_down: 'DEPLOYMENT_STATE_COOLING_DOWN',
+  rate_limited: 'DEPLOYMENT_STATE_RATE_LIMITED',
+};
+
+/** A router's view of its deployments as the chat and video services send it to the edge. */
+export function deploymentHealthMessage(view: DeploymentHealthView): DeploymentHealth {
+  return {
+    group: view.group,
+    index: view.index,
+    provider: view.provider,
+    model: view.model,
+    state: DEPLOYMENT_STATE[view.state],
+    consecutive_failures: view.consecutiveFailures,
+    until_ms: view.untilMs,
+    recent_errors: view.recentFailures,
+    last_error_kind: view.lastFailure?.kind ?? '',
+    last_error_at_ms: view.lastFailure?.atMs ?? 0,
   };
 }
 

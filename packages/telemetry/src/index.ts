@@ -16,6 +16,7 @@ export {
   type HistogramChild,
 } from './metrics.js';
 export { observeBus, type BusStats, type BusStatsSource } from './bus.js';
+export { bucketQuantile, trafficSummary, type TrafficSummary } from './summary.js';
 export {
   contextFromHeaders,
   contextFromMetadata,

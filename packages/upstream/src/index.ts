@@ -8,5 +8,5 @@ export {
   type UpstreamFailureCode,
   type UpstreamFailureOptions,
 } from './failure.js';
-export { Router, type Attempt, type RouteHooks, type Routed } from './router.js';
+export { Router, RECENT_FAILURES_WINDOW_MS, type Attempt, type DeploymentHealthView, type RouteHooks, type Routed } from './router.js';
 export { failureReason } from './describe.js';

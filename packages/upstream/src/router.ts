@@ -31,6 +31,34 @@ interface Health {
   limitedUntil: number;
 }
 
+/** Failures seen lately, for the admin API's upstream health (only failures pay for it). */
+interface FailureHistory {
+  /** Unix ms of the failures within the window, oldest first, at most MAX_RECENT_FAILURES. */
+  times: number[];
+  lastKind: FailureKind;
+  lastAt: number;
+}
+
+/** How far back "recent errors" look. */
+export const RECENT_FAILURES_WINDOW_MS = 5 * 60_000;
+const MAX_RECENT_FAILURES = 1000;
+
+/** One served deployment as this process's router sees it. */
+export interface DeploymentHealthView {
+  group: string;
+  /** Its position in the group's `deployments` (config order). */
+  index: number;
+  provider: string;
+  model: string;
+  state: 'healthy' | 'cooling_down' | 'rate_limited';
+  consecutiveFailures: number;
+  /** Unix ms when the cooldown or pause ends; 0 when healthy. */
+  untilMs: number;
+  /** Failed attempts within RECENT_FAILURES_WINDOW_MS. */
+  recentFailures: number;
+  lastFailure: { kind: FailureKind; atMs: number } | null;
+}
+
 /**
  * Picks deployments for a call: weighted at random among the group's served deployments that
  * are not cooled down or rate limited, then `retries` more attempts (on other deployments while
@@ -48,6 +76,7 @@ interface Health {
  */
 export class Router<G extends GroupConfig> {
   readonly #health = new Map<DeploymentConfig, Health>();
+  readonly #failures = new Map<DeploymentConfig, FailureHistory>();
   readonly #served = new Map<G, DeploymentConfig[]>();
   /** Each served deployment's group's served deployments (itself included). */
   readonly #siblings = new Map<DeploymentConfig, readonly DeploymentConfig[]>();
@@ -126,6 +155,7 @@ export class Router<G extends GroupConfig> {
         if (!(error instanceof UpstreamFailure)) throw error;
         hooks.onOutcome?.(attempt, error.kind, startedAt);
         last = error;
+        this.#remember(attempt.deployment, error.kind);
         if (error.retryable) this.failed(attempt.deployment, error);
         hooks.onFailure?.(attempt, error);
         if (!error.retryable) break;
@@ -167,6 +197,47 @@ export class Router<G extends GroupConfig> {
   /** Whether the upstream asked (429 with Retry-After) not to be called yet. */
   isRateLimited(deployment: DeploymentConfig): boolean {
     return (this.#health.get(deployment)?.limitedUntil ?? 0) > this.now();
+  }
+
+  /** Every served deployment of every group, in config order, with what this process has seen of it. */
+  health(): DeploymentHealthView[] {
+    const now = this.now();
+    const views: DeploymentHealthView[] = [];
+    for (const [group, served] of this.#served) {
+      for (const deployment of served) {
+        const health = this.#health.get(deployment);
+        const history = this.#failures.get(deployment);
+        const cooling = (health?.cooledUntil ?? 0) > now;
+        const limited = (health?.limitedUntil ?? 0) > now;
+        const since = now - RECENT_FAILURES_WINDOW_MS;
+        views.push({
+          group: group.id,
+          index: group.deployments.indexOf(deployment),
+          provider: deployment.provider,
+          model: deployment.model,
+          state: cooling ? 'cooling_down' : limited ? 'rate_limited' : 'healthy',
+          consecutiveFailures: health?.consecutiveFails ?? 0,
+          untilMs: cooling ? (health?.cooledUntil ?? 0) : limited ? (health?.limitedUntil ?? 0) : 0,
+          recentFailures: history ? history.times.filter((at) => at > since).length : 0,
+          lastFailure: history ? { kind: history.lastKind, atMs: history.lastAt } : null,
+        });
+      }
+    }
+    return views;
+  }
+
+  #remember(deployment: DeploymentConfig, kind: FailureKind): void {
+    const now = this.now();
+    const history = this.#failures.get(deployment) ?? { times: [], lastKind: kind, lastAt: now };
+    this.#failures.set(deployment, history);
+    history.lastKind = kind;
+    history.lastAt = now;
+    history.times.push(now);
+    const since = now - RECENT_FAILURES_WINDOW_MS;
+    let stale = 0;
+    while (stale < history.times.length && (history.times[stale] as number) <= since) stale += 1;
+    if (stale > 0 || history.times.length > MAX_RECENT_FAILURES)
+      history.times.splice(0, Math.max(stale, history.times.length - MAX_RECENT_FAILURES));
   }
 
   #usable(deployment: DeploymentConfig): boolean {

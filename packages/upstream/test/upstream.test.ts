@@ -248,3 +248,56 @@ describe('the retry rule', () => {
     );
   });
 });
+
+describe('Router: health as the admin API shows it', () => {
+  it('names every served deployment in config order, its state, recent failures and the last one', async () => {
+    let now = 1_000_000;
+    const router = new Router(
+      config.router,
+      groups,
+      env,
+      () => now,
+      () => 0.1,
+    );
+    const spare = groups.get('spare') as GroupConfig;
+    expect(router.health().map((d) => [d.group, d.index, d.model, d.state, d.recentFailures, d.lastFailure])).toEqual([
+      ['main', 0, 'a', 'healthy', 0, null],
+      ['main', 1, 'b', 'healthy', 0, null],
+      ['spare', 0, 'z', 'healthy', 0, null],
+    ]);
+
+    // a fails three times in a row (allowed_fails: 3): cooling down for 10 s; each call is served by b.
+    for (let i = 0; i < 3; i += 1) {
+      await router.route(main, async ({ deployment }) => {
+        if (deployment.model === 'a') throw new UpstreamFailure('timeout');
+        return 'ok';
+      });
+    }
+    // z asks for a pause of 5 s.
+    await expect(
+      router.route(spare, async () => {
+        throw new UpstreamFailure('status', { status: 429, retryAfterSeconds: 5 });
+      }),
+    ).rejects.toMatchObject({ code: 'upstream_rate_limited' });
+    const [a, b, z] = router.health();
+    expect(a).toMatchObject({
+      state: 'cooling_down',
+      untilMs: now + 10_000,
+      recentFailures: 3,
+      lastFailure: { kind: 'timeout', atMs: now },
+    });
+    expect(b).toMatchObject({ state: 'healthy', untilMs: 0, recentFailures: 0, consecutiveFailures: 0 });
+    // Paused, it gets no second try: one failure.
+    expect(z).toMatchObject({ state: 'rate_limited', untilMs: now + 5000, recentFailures: 1 });
+
+    // Past the cooldown and the five-minute window: healthy, no recent failures, the last one remembered.
+    now += 5 * 60_000 + 1;
+    const [later] = router.health();
+    expect(later).toMatchObject({
+      state: 'healthy',
+      untilMs: 0,
+      recentFailures: 0,
+      lastFailure: { kind: 'timeout', atMs: now - 5 * 60_000 - 1 },
+    });
+  });
+});

@@ -382,6 +382,21 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
       });
       return { days: rows.map((r) => ({ day: r.day, group: r.group, spent_nano_usd: r.spent_nano_usd, requests: r.requests })) };
     }),
+    GetTopSpenders: server.unary('GetTopSpenders', async (request) => {
+      await spendApplied();
+      const today = clock();
+      const by = request.by === 'SPENDER_KIND_TEAM' ? 'team' : 'key';
+      const top = await ledger.topSpenders(
+        by,
+        { fromDay: request.from_day || utcDay(today - 29 * DAY_MS), toDay: request.to_day || utcDay(today) },
+        request.limit,
+      );
+      const ids = top.map((row) => row.id);
+      const names = new Map<string, string>();
+      if (by === 'key') for (const [id, key] of await keys.getMany(ids)) names.set(id, key.name);
+      else for (const [id, team] of await teams.findMany(ids)) names.set(id, team.name);
+      return { spenders: top.map((row) => ({ ...row, name: names.get(row.id) ?? '' })) };
+    }),
     ListAuditEvents: server.unary('ListAuditEvents', async (request) => {
       const page = await audit.list(request.target_id, request.page_size, request.page_token);
       return {

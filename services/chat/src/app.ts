@@ -8,7 +8,7 @@ import {
   type StreamChatCompletionRequest__Output,
 } from '@gateway/protos';
 import { perCallBudget, unlimitedBudget, type CallBudget } from '@gateway/contracts';
-import { modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
+import { deploymentHealthMessage, modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
 import { observeBus } from '@gateway/telemetry';
 import { Router } from '@gateway/upstream';
 import { ChatCompletions, type CompletionInput } from './domain/completions.js';
@@ -87,6 +87,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     StreamChatCompletion: server.serverStream('StreamChatCompletion', async (request, write, call) => {
       await completions.stream(input(request, call), (chunks, usage) => write({ chunks, usage: usage ?? null }));
     }),
+    GetUpstreamHealth: server.unary('GetUpstreamHealth', async () => ({ deployments: router.health().map(deploymentHealthMessage) })),
   };
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, handlers);
   const unobserveBus = observeBus(bus);

@@ -1,8 +1,8 @@
 import { ConfigError, servedGroups, unknownProviders, type VideoGroupConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
 import { protos, type ModelGroup, type VideoJob, type VideoServiceHandlers } from '@gateway/protos';
-import { unlimitedBudget, videoStatusMessage, type BudgetAuthority } from '@gateway/contracts';
-import { modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
+import { unlimitedBudget, videoJobStatus, videoStatusMessage, type BudgetAuthority, type VideoJobStatus } from '@gateway/contracts';
+import { deploymentHealthMessage, modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
 import type { DocumentStore } from '@gateway/store';
 import { observeBus } from '@gateway/telemetry';
 import { Router } from '@gateway/upstream';
@@ -79,6 +79,7 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
   const tasks = await TaskRepository.open(store, config.video.retentionSeconds);
   const http = new ProviderHttp(env, config.video.timeoutMs);
   const groupsById = new Map(videoGroups.map((g) => [g.id, g]));
+  const router = new Router(config.router, groupsById, env);
   const jobs = new VideoJobs({
     groups: groupsById,
     providers: videoProviders,
@@ -89,7 +90,7 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
     config: config.video,
     env,
     budget: deps.budget ?? unlimitedBudget,
-    router: new Router(config.router, groupsById, env),
+    router,
   });
 
   const server = new GrpcServer({
@@ -126,6 +127,21 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
       const page = await jobs.list(request.key_id, request.page_size, request.after, request.ascending);
       return { jobs: page.jobs.map((task) => jobMessage(task, config.video.retentionSeconds)), has_more: page.hasMore };
     }),
+    ListAllVideos: server.unary('ListAllVideos', async (request) => {
+      const status = request.status === 'VIDEO_STATUS_UNSPECIFIED' ? undefined : videoJobStatus(request.status);
+      const page = await jobs.listAll({
+        ...(status ? { status } : {}),
+        ...(request.key_id ? { keyId: request.key_id } : {}),
+        pageSize: request.page_size,
+        afterId: request.after,
+      });
+      return {
+        jobs: page.jobs.map((task) => ({ job: jobMessage(task, config.video.retentionSeconds), key_id: task.key_id })),
+        has_more: page.hasMore,
+        counts: Object.entries(page.counts).map(([status, count]) => ({ status: videoStatusMessage(status as VideoJobStatus), count })),
+      };
+    }),
+    GetUpstreamHealth: server.unary('GetUpstreamHealth', async () => ({ deployments: router.health().map(deploymentHealthMessage) })),
     DeleteVideo: server.unary('DeleteVideo', async (request) => {
       await jobs.delete(request.key_id, request.video_id);
       return {};

@@ -20,6 +20,8 @@ import type { GetKeyRequest as _gateway_accounting_v1_GetKeyRequest, GetKeyReque
 import type { GetKeyResponse as _gateway_accounting_v1_GetKeyResponse, GetKeyResponse__Output as _gateway_accounting_v1_GetKeyResponse__Output } from './gateway/accounting/v1/GetKeyResponse.js';
 import type { GetTeamRequest as _gateway_accounting_v1_GetTeamRequest, GetTeamRequest__Output as _gateway_accounting_v1_GetTeamRequest__Output } from './gateway/accounting/v1/GetTeamRequest.js';
 import type { GetTeamResponse as _gateway_accounting_v1_GetTeamResponse, GetTeamResponse__Output as _gateway_accounting_v1_GetTeamResponse__Output } from './gateway/accounting/v1/GetTeamResponse.js';
+import type { GetTopSpendersRequest as _gateway_accounting_v1_GetTopSpendersRequest, GetTopSpendersRequest__Output as _gateway_accounting_v1_GetTopSpendersRequest__Output } from './gateway/accounting/v1/GetTopSpendersRequest.js';
+import type { GetTopSpendersResponse as _gateway_accounting_v1_GetTopSpendersResponse, GetTopSpendersResponse__Output as _gateway_accounting_v1_GetTopSpendersResponse__Output } from './gateway/accounting/v1/GetTopSpendersResponse.js';
 import type { GetUsageRequest as _gateway_accounting_v1_GetUsageRequest, GetUsageRequest__Output as _gateway_accounting_v1_GetUsageRequest__Output } from './gateway/accounting/v1/GetUsageRequest.js';
 import type { GetUsageResponse as _gateway_accounting_v1_GetUsageResponse, GetUsageResponse__Output as _gateway_accounting_v1_GetUsageResponse__Output } from './gateway/accounting/v1/GetUsageResponse.js';
 import type { GroupUsage as _gateway_accounting_v1_GroupUsage, GroupUsage__Output as _gateway_accounting_v1_GroupUsage__Output } from './gateway/accounting/v1/GroupUsage.js';
@@ -49,6 +51,7 @@ import type { RotateKeyResponse as _gateway_accounting_v1_RotateKeyResponse, Rot
 import type { SpendLogEntry as _gateway_accounting_v1_SpendLogEntry, SpendLogEntry__Output as _gateway_accounting_v1_SpendLogEntry__Output } from './gateway/accounting/v1/SpendLogEntry.js';
 import type { Team as _gateway_accounting_v1_Team, Team__Output as _gateway_accounting_v1_Team__Output } from './gateway/accounting/v1/Team.js';
 import type { TeamFields as _gateway_accounting_v1_TeamFields, TeamFields__Output as _gateway_accounting_v1_TeamFields__Output } from './gateway/accounting/v1/TeamFields.js';
+import type { TopSpender as _gateway_accounting_v1_TopSpender, TopSpender__Output as _gateway_accounting_v1_TopSpender__Output } from './gateway/accounting/v1/TopSpender.js';
 import type { UpdateKeyRequest as _gateway_accounting_v1_UpdateKeyRequest, UpdateKeyRequest__Output as _gateway_accounting_v1_UpdateKeyRequest__Output } from './gateway/accounting/v1/UpdateKeyRequest.js';
 import type { UpdateKeyResponse as _gateway_accounting_v1_UpdateKeyResponse, UpdateKeyResponse__Output as _gateway_accounting_v1_UpdateKeyResponse__Output } from './gateway/accounting/v1/UpdateKeyResponse.js';
 import type { UpdateTeamRequest as _gateway_accounting_v1_UpdateTeamRequest, UpdateTeamRequest__Output as _gateway_accounting_v1_UpdateTeamRequest__Output } from './gateway/accounting/v1/UpdateTeamRequest.js';
@@ -85,6 +88,8 @@ export interface ProtoGrpcType {
         GetKeyResponse: MessageTypeDefinition<_gateway_accounting_v1_GetKeyResponse, _gateway_accounting_v1_GetKeyResponse__Output>
         GetTeamRequest: MessageTypeDefinition<_gateway_accounting_v1_GetTeamRequest, _gateway_accounting_v1_GetTeamRequest__Output>
         GetTeamResponse: MessageTypeDefinition<_gateway_accounting_v1_GetTeamResponse, _gateway_accounting_v1_GetTeamResponse__Output>
+        GetTopSpendersRequest: MessageTypeDefinition<_gateway_accounting_v1_GetTopSpendersRequest, _gateway_accounting_v1_GetTopSpendersRequest__Output>
+        GetTopSpendersResponse: MessageTypeDefinition<_gateway_accounting_v1_GetTopSpendersResponse, _gateway_accounting_v1_GetTopSpendersResponse__Output>
         GetUsageRequest: MessageTypeDefinition<_gateway_accounting_v1_GetUsageRequest, _gateway_accounting_v1_GetUsageRequest__Output>
         GetUsageResponse: MessageTypeDefinition<_gateway_accounting_v1_GetUsageResponse, _gateway_accounting_v1_GetUsageResponse__Output>
         GroupUsage: MessageTypeDefinition<_gateway_accounting_v1_GroupUsage, _gateway_accounting_v1_GroupUsage__Output>
@@ -112,8 +117,10 @@ export interface ProtoGrpcType {
         RotateKeyRequest: MessageTypeDefinition<_gateway_accounting_v1_RotateKeyRequest, _gateway_accounting_v1_RotateKeyRequest__Output>
         RotateKeyResponse: MessageTypeDefinition<_gateway_accounting_v1_RotateKeyResponse, _gateway_accounting_v1_RotateKeyResponse__Output>
         SpendLogEntry: MessageTypeDefinition<_gateway_accounting_v1_SpendLogEntry, _gateway_accounting_v1_SpendLogEntry__Output>
+        SpenderKind: EnumTypeDefinition
         Team: MessageTypeDefinition<_gateway_accounting_v1_Team, _gateway_accounting_v1_Team__Output>
         TeamFields: MessageTypeDefinition<_gateway_accounting_v1_TeamFields, _gateway_accounting_v1_TeamFields__Output>
+        TopSpender: MessageTypeDefinition<_gateway_accounting_v1_TopSpender, _gateway_accounting_v1_TopSpender__Output>
         UpdateKeyRequest: MessageTypeDefinition<_gateway_accounting_v1_UpdateKeyRequest, _gateway_accounting_v1_UpdateKeyRequest__Output>
         UpdateKeyResponse: MessageTypeDefinition<_gateway_accounting_v1_UpdateKeyResponse, _gateway_accounting_v1_UpdateKeyResponse__Output>
         UpdateTeamRequest: MessageTypeDefinition<_gateway_accounting_v1_UpdateTeamRequest, _gateway_accounting_v1_UpdateTeamRequest__Output>

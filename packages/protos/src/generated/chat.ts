@@ -4,11 +4,14 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { ChatServiceClient as _gateway_chat_v1_ChatServiceClient, ChatServiceDefinition as _gateway_chat_v1_ChatServiceDefinition } from './gateway/chat/v1/ChatService.js';
 import type { CreateChatCompletionRequest as _gateway_chat_v1_CreateChatCompletionRequest, CreateChatCompletionRequest__Output as _gateway_chat_v1_CreateChatCompletionRequest__Output } from './gateway/chat/v1/CreateChatCompletionRequest.js';
 import type { CreateChatCompletionResponse as _gateway_chat_v1_CreateChatCompletionResponse, CreateChatCompletionResponse__Output as _gateway_chat_v1_CreateChatCompletionResponse__Output } from './gateway/chat/v1/CreateChatCompletionResponse.js';
+import type { GetUpstreamHealthRequest as _gateway_chat_v1_GetUpstreamHealthRequest, GetUpstreamHealthRequest__Output as _gateway_chat_v1_GetUpstreamHealthRequest__Output } from './gateway/chat/v1/GetUpstreamHealthRequest.js';
+import type { GetUpstreamHealthResponse as _gateway_chat_v1_GetUpstreamHealthResponse, GetUpstreamHealthResponse__Output as _gateway_chat_v1_GetUpstreamHealthResponse__Output } from './gateway/chat/v1/GetUpstreamHealthResponse.js';
 import type { ListModelsRequest as _gateway_chat_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_chat_v1_ListModelsRequest__Output } from './gateway/chat/v1/ListModelsRequest.js';
 import type { ListModelsResponse as _gateway_chat_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_chat_v1_ListModelsResponse__Output } from './gateway/chat/v1/ListModelsResponse.js';
 import type { MeteredUsage as _gateway_chat_v1_MeteredUsage, MeteredUsage__Output as _gateway_chat_v1_MeteredUsage__Output } from './gateway/chat/v1/MeteredUsage.js';
 import type { StreamChatCompletionRequest as _gateway_chat_v1_StreamChatCompletionRequest, StreamChatCompletionRequest__Output as _gateway_chat_v1_StreamChatCompletionRequest__Output } from './gateway/chat/v1/StreamChatCompletionRequest.js';
 import type { StreamChatCompletionResponse as _gateway_chat_v1_StreamChatCompletionResponse, StreamChatCompletionResponse__Output as _gateway_chat_v1_StreamChatCompletionResponse__Output } from './gateway/chat/v1/StreamChatCompletionResponse.js';
+import type { DeploymentHealth as _gateway_common_v1_DeploymentHealth, DeploymentHealth__Output as _gateway_common_v1_DeploymentHealth__Output } from './gateway/common/v1/DeploymentHealth.js';
 import type { ModelGroup as _gateway_common_v1_ModelGroup, ModelGroup__Output as _gateway_common_v1_ModelGroup__Output } from './gateway/common/v1/ModelGroup.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -25,6 +28,8 @@ export interface ProtoGrpcType {
         ChatService: SubtypeConstructor<typeof grpc.Client, _gateway_chat_v1_ChatServiceClient> & { service: _gateway_chat_v1_ChatServiceDefinition }
         CreateChatCompletionRequest: MessageTypeDefinition<_gateway_chat_v1_CreateChatCompletionRequest, _gateway_chat_v1_CreateChatCompletionRequest__Output>
         CreateChatCompletionResponse: MessageTypeDefinition<_gateway_chat_v1_CreateChatCompletionResponse, _gateway_chat_v1_CreateChatCompletionResponse__Output>
+        GetUpstreamHealthRequest: MessageTypeDefinition<_gateway_chat_v1_GetUpstreamHealthRequest, _gateway_chat_v1_GetUpstreamHealthRequest__Output>
+        GetUpstreamHealthResponse: MessageTypeDefinition<_gateway_chat_v1_GetUpstreamHealthResponse, _gateway_chat_v1_GetUpstreamHealthResponse__Output>
         ListModelsRequest: MessageTypeDefinition<_gateway_chat_v1_ListModelsRequest, _gateway_chat_v1_ListModelsRequest__Output>
         ListModelsResponse: MessageTypeDefinition<_gateway_chat_v1_ListModelsResponse, _gateway_chat_v1_ListModelsResponse__Output>
         MeteredUsage: MessageTypeDefinition<_gateway_chat_v1_MeteredUsage, _gateway_chat_v1_MeteredUsage__Output>
@@ -34,6 +39,8 @@ export interface ProtoGrpcType {
     }
     common: {
       v1: {
+        DeploymentHealth: MessageTypeDefinition<_gateway_common_v1_DeploymentHealth, _gateway_common_v1_DeploymentHealth__Output>
+        DeploymentState: EnumTypeDefinition
         ModelGroup: MessageTypeDefinition<_gateway_common_v1_ModelGroup, _gateway_common_v1_ModelGroup__Output>
         ModelGroupMode: EnumTypeDefinition
       }

@@ -342,12 +342,7 @@ export class Ledger {
 
   /** Spend and requests per UTC day and group between two days (both included), oldest first. */
   async dailySpend(query: DailyQuery): Promise<DailyRow[]> {
-    const from = dayStart(query.fromDay);
-    const to = dayStart(query.toDay);
-    if (from === undefined) throw invalid('from', 'from must be a day, YYYY-MM-DD');
-    if (to === undefined) throw invalid('to', 'to must be a day, YYYY-MM-DD');
-    if (to < from) throw invalid('to', 'to must not be before from');
-    if ((to - from) / DAY_MS >= MAX_DAYS) throw invalid('from', `a range covers at most ${MAX_DAYS} days`);
+    checkDayRange(query.fromDay, query.toDay);
     const filter: Record<string, unknown> = { day: { $gte: query.fromDay, $lte: query.toDay } };
     if (query.keyId) filter.key_id = query.keyId;
     if (query.teamId) filter.team_id = query.teamId;
@@ -363,6 +358,36 @@ export class Ledger {
       sums.set(id, sum);
     }
     return [...sums.values()].sort((a, b) => (a.day === b.day ? a.group.localeCompare(b.group) : a.day < b.day ? -1 : 1));
+  }
+
+  /**
+   * The keys (or teams) that spent most between two days (both included), highest first; calls
+   * made outside a team do not count for `team`.
+   */
+  async topSpenders(
+    by: 'key' | 'team',
+    range: { fromDay: string; toDay: string },
+    limit: number,
+  ): Promise<{ id: string; spent_nano_usd: number; requests: number }[]> {
+    const rows = await this.dailySpendRows(range);
+    const sums = new Map<string, { id: string; spent_nano_usd: number; requests: number }>();
+    for (const row of rows) {
+      const id = by === 'key' ? row.key_id : row.team_id;
+      if (!id) continue;
+      const sum = sums.get(id) ?? { id, spent_nano_usd: 0, requests: 0 };
+      sum.spent_nano_usd += row.spent_nano_usd;
+      sum.requests += row.requests;
+      sums.set(id, sum);
+    }
+    return [...sums.values()]
+      .sort((a, b) => b.spent_nano_usd - a.spent_nano_usd || b.requests - a.requests || a.id.localeCompare(b.id))
+      .slice(0, Math.min(limit > 0 ? limit : 10, 100));
+  }
+
+  /** Every key's daily rows between two days (both included), after checking the range. */
+  private async dailySpendRows(range: { fromDay: string; toDay: string }): Promise<DailyRecord[]> {
+    checkDayRange(range.fromDay, range.toDay);
+    return this.daily.find({ day: { $gte: range.fromDay, $lte: range.toDay } });
   }
 
   /** What a key (or a team) spent from `startMs` (a UTC midnight: every period starts on one) until now. */
@@ -395,6 +420,16 @@ export class Ledger {
     }
     return [...byDay.values()];
   }
+}
+
+/** Refuses a day range that is not two days in order, at most MAX_DAYS apart. */
+function checkDayRange(fromDay: string, toDay: string): void {
+  const from = dayStart(fromDay);
+  const to = dayStart(toDay);
+  if (from === undefined) throw invalid('from', 'from must be a day, YYYY-MM-DD');
+  if (to === undefined) throw invalid('to', 'to must be a day, YYYY-MM-DD');
+  if (to < from) throw invalid('to', 'to must not be before from');
+  if ((to - from) / DAY_MS >= MAX_DAYS) throw invalid('from', `a range covers at most ${MAX_DAYS} days`);
 }
 
 function sumByGroup(rows: readonly DailyRecord[]): { group: string; spent_nano_usd: number; requests: number }[] {

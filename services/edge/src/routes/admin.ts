@@ -1,8 +1,17 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type BudgetPeriod, budgetPeriodFromWire, budgetPeriodToWire } from '@gateway/contracts';
+import { type BudgetPeriod, budgetPeriodFromWire, budgetPeriodToWire, videoJobStatus } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import { nanosToUsd, usdToNanos } from '@gateway/pricing';
-import type { AuditContext, Balance__Output, Key__Output, KeyPatch, Team__Output, TeamFields } from '@gateway/protos';
+import type {
+  AuditContext,
+  Balance__Output,
+  DeploymentHealth__Output,
+  Key__Output,
+  KeyPatch,
+  Team__Output,
+  TeamFields,
+} from '@gateway/protos';
+import { trafficSummary } from '@gateway/telemetry';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -31,6 +40,31 @@ export function tokenMatches(presented: string, expected: Buffer): boolean {
 }
 
 const seconds = (ms: number): number | null => (ms ? Math.floor(ms / 1000) : null);
+
+const utcDayOf = (date: Date): string => date.toISOString().slice(0, 10);
+
+const DEPLOYMENT_STATES: Readonly<Record<string, string>> = {
+  DEPLOYMENT_STATE_COOLING_DOWN: 'cooling_down',
+  DEPLOYMENT_STATE_RATE_LIMITED: 'rate_limited',
+};
+
+function deploymentView(kind: 'chat' | 'video', deployment: DeploymentHealth__Output) {
+  return {
+    kind,
+    group: deployment.group,
+    deployment: `${deployment.provider}/${deployment.model}#${deployment.index}`,
+    index: deployment.index,
+    provider: deployment.provider,
+    model: deployment.model,
+    state: DEPLOYMENT_STATES[deployment.state] ?? 'healthy',
+    consecutive_failures: deployment.consecutive_failures,
+    until: seconds(deployment.until_ms),
+    errors_5m: deployment.recent_errors,
+    last_error: deployment.last_error_kind
+      ? { kind: deployment.last_error_kind, at: Math.floor(deployment.last_error_at_ms / 1000) }
+      : null,
+  };
+}
 
 function balanceView(balance: Balance__Output | null) {
   return {
@@ -186,6 +220,27 @@ const DailyQuery = Type.Object(
     group: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     from: Type.Optional(Day),
     to: Type.Optional(Day),
+  },
+  { additionalProperties: false },
+);
+
+const TopQuery = Type.Object(
+  {
+    by: Type.Optional(Type.Union([Type.Literal('key'), Type.Literal('team')])),
+    from: Type.Optional(Day),
+    to: Type.Optional(Day),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+const VIDEO_STATUSES = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
+const VideosQuery = Type.Object(
+  {
+    status: Type.Optional(Type.Union(VIDEO_STATUSES.map((status) => Type.Literal(status)))),
+    key_id: Type.Optional(Id),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    after: Type.Optional(Id),
   },
   { additionalProperties: false },
 );
@@ -384,6 +439,87 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
       object: 'list',
       data: days.map((d) => ({ date: d.day, group: d.group, spend_usd: nanosToUsd(d.spent_nano_usd), requests: d.requests })),
     };
+  });
+
+  app.get('/admin/v1/spend/top', { schema: { querystring: TopQuery } }, async (request) => {
+    const q = request.query;
+    const spenders = await accounting.getTopSpenders(
+      { by: q.by ?? 'key', fromDay: q.from, toDay: q.to, limit: q.limit ?? 10 },
+      callContext(request),
+    );
+    return {
+      object: 'list',
+      data: spenders.map((s) => ({ id: s.id, name: s.name || null, spend_usd: nanosToUsd(s.spent_nano_usd), requests: s.requests })),
+    };
+  });
+
+  // The dashboard's overview, video jobs and upstream health.
+
+  app.get('/admin/v1/overview', async (request) => {
+    const now = new Date();
+    const today = utcDayOf(now);
+    const monthStart = `${today.slice(0, 8)}01`;
+    const [traffic, days] = await Promise.all([
+      trafficSummary(),
+      accounting.getDailySpend({ fromDay: monthStart, toDay: today }, callContext(request)),
+    ]);
+    let month = 0;
+    let todaySpend = 0;
+    let requestsToday = 0;
+    for (const day of days) {
+      month += day.spent_nano_usd;
+      if (day.day !== today) continue;
+      todaySpend += day.spent_nano_usd;
+      requestsToday += day.requests;
+    }
+    const ms = (seconds: number | null) => (seconds === null ? null : Math.round(seconds * 1e6) / 1e3);
+    return {
+      object: 'overview',
+      since: Math.floor(performance.timeOrigin / 1000),
+      requests: {
+        total: traffic.requests,
+        errors: traffic.errors,
+        client_errors: traffic.clientErrors,
+        error_rate: traffic.requests === 0 ? 0 : traffic.errors / traffic.requests,
+      },
+      latency_ms: { p50: ms(traffic.latency.p50), p95: ms(traffic.latency.p95) },
+      overhead_ms: { p50: ms(traffic.overhead.p50), p95: ms(traffic.overhead.p95) },
+      spend: { today_usd: nanosToUsd(todaySpend), month_usd: nanosToUsd(month), requests_today: requestsToday },
+    };
+  });
+
+  app.get('/admin/v1/videos', { schema: { querystring: VideosQuery } }, async (request) => {
+    const q = request.query;
+    const result = await downstream.video.listAllVideos(
+      { status: q.status, keyId: q.key_id ?? '', pageSize: q.limit ?? 100, after: q.after ?? '' },
+      callContext(request),
+    );
+    const data = result.jobs.map(({ job, key_id }) => ({
+      id: job.id,
+      object: 'video',
+      key_id,
+      model: job.model,
+      status: videoJobStatus(job.status),
+      progress: job.progress,
+      seconds: job.seconds,
+      created_at: Math.floor(job.created_at_ms / 1000),
+      completed_at: seconds(job.completed_at_ms),
+      error: job.error_code ? { code: job.error_code, message: job.error_message } : null,
+    }));
+    const last = data[data.length - 1];
+    return { object: 'list', data, has_more: result.hasMore, next_after: result.hasMore && last ? last.id : null, counts: result.counts };
+  });
+
+  app.get('/admin/v1/upstreams', async (request) => {
+    const context = callContext(request);
+    // Each service answers for its own routers; one that is down leaves its part out, named.
+    const answers = await Promise.allSettled([downstream.chat.upstreamHealth(context), downstream.video.upstreamHealth(context)]);
+    const kinds = ['chat', 'video'] as const;
+    const data = answers.flatMap((answer, i) =>
+      answer.status === 'fulfilled' ? answer.value.map((deployment) => deploymentView(kinds[i] ?? 'chat', deployment)) : [],
+    );
+    const unavailable = kinds.filter((_, i) => answers[i]?.status === 'rejected');
+    return { object: 'list', data, unavailable };
   });
 
   app.get('/admin/v1/audit', { schema: { querystring: AuditQuery } }, async (request) => {

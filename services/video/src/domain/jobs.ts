@@ -6,8 +6,10 @@ import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestContext } from '@gateway/logging';
 import { videoJobSeries } from '@gateway/telemetry';
 import { failureReason, UpstreamFailure, type Router } from '@gateway/upstream';
-import type { ProviderTask, RenderRequest, VideoProvider } from '../providers/index.js';
+import type { JobStatus, ProviderTask, RenderRequest, VideoProvider } from '../providers/index.js';
 import type { ProviderHttp } from '../upstream.js';
+
+const JOB_STATUSES: readonly JobStatus[] = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'];
 import { estimatedCost, jobCost } from './pricing.js';
 import type { TaskRecord, TaskRepository } from './tasks.js';
 import { validateCreate, type CreateInput } from './validate.js';
@@ -218,6 +220,27 @@ export class VideoJobs {
       throw new GatewayError('invalid_request', { param: 'after', message: "Invalid value for 'after': no job of yours with that id." });
     const rows = await this.deps.tasks.listOwned(keyId, limit, after, ascending);
     return { jobs: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
+
+  /** Every key's jobs for the admin API, newest first, with counts per status of the same scope. */
+  async listAll(query: { status?: JobStatus; keyId?: string; pageSize: number; afterId: string }): Promise<{
+    jobs: TaskRecord[];
+    hasMore: boolean;
+    counts: Record<JobStatus, number>;
+  }> {
+    const limit = Math.min(query.pageSize > 0 ? query.pageSize : 100, 1000);
+    const after = query.afterId ? await this.deps.tasks.findAlive(query.afterId) : null;
+    if (query.afterId && !after)
+      throw new GatewayError('invalid_request', { param: 'after', message: "Invalid value for 'after': no job with that id." });
+    const [rows, ...counts] = await Promise.all([
+      this.deps.tasks.listAll({ ...query, limit, after }),
+      ...JOB_STATUSES.map((status) => this.deps.tasks.count(status, query.keyId)),
+    ]);
+    return {
+      jobs: rows.slice(0, limit),
+      hasMore: rows.length > limit,
+      counts: Object.fromEntries(JOB_STATUSES.map((status, i) => [status, counts[i] ?? 0])) as Record<JobStatus, number>,
+    };
   }
 
   /**

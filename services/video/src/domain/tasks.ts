@@ -68,6 +68,8 @@ export class TaskRepository {
       { field: 'key_id' },
       // The caller's list of jobs, newest first.
       { fields: ['key_id', 'created_at'] },
+      // The admin list of every key's jobs by status, newest first.
+      { fields: ['status', 'created_at'] },
     ]);
     return new TaskRepository(tasks, retentionSeconds);
   }
@@ -132,6 +134,39 @@ export class TaskRepository {
     const order = ascending ? 1 : -1;
     const rows = await this.tasks.find(filter, { sort: { created_at: order, _id: order }, limit: limit + 1 });
     return rows.map((task) => normalized(task) as TaskRecord);
+  }
+
+  /** Any key's unexpired job (the admin list's cursor). */
+  async findAlive(id: string, now = new Date()): Promise<TaskRecord | null> {
+    return normalized(await this.tasks.findOne({ _id: id, ...this.#alive(now) }));
+  }
+
+  /**
+   * Every key's unexpired jobs (or one key's, or of one status), newest first, after the job
+   * `after`; `limit` + 1 of them so the caller can tell whether more follow.
+   */
+  async listAll(
+    query: { status?: JobStatus; keyId?: string; limit: number; after: TaskRecord | null },
+    now = new Date(),
+  ): Promise<TaskRecord[]> {
+    const scope = { ...(query.status ? { status: query.status } : {}), ...(query.keyId ? { key_id: query.keyId } : {}) };
+    const { after } = query;
+    const filter = after
+      ? {
+          ...scope,
+          $and: [
+            this.#alive(now),
+            { $or: [{ created_at: { $lt: after.created_at } }, { created_at: after.created_at, _id: { $lt: after._id } }] },
+          ],
+        }
+      : { ...scope, ...this.#alive(now) };
+    const rows = await this.tasks.find(filter, { sort: { created_at: -1, _id: -1 }, limit: query.limit + 1 });
+    return rows.map((task) => normalized(task) as TaskRecord);
+  }
+
+  /** Unexpired jobs of a status (of one key when given). */
+  async count(status: JobStatus, keyId?: string, now = new Date()): Promise<number> {
+    return this.tasks.countDocuments({ status, ...(keyId ? { key_id: keyId } : {}), ...this.#alive(now) });
   }
 
   /** Removes a job's record; false when it was not there. */

@@ -16,6 +16,8 @@ import type { GetKeyRequest as _gateway_accounting_v1_GetKeyRequest, GetKeyReque
 import type { GetKeyResponse as _gateway_accounting_v1_GetKeyResponse, GetKeyResponse__Output as _gateway_accounting_v1_GetKeyResponse__Output } from '../../../gateway/accounting/v1/GetKeyResponse.js';
 import type { GetTeamRequest as _gateway_accounting_v1_GetTeamRequest, GetTeamRequest__Output as _gateway_accounting_v1_GetTeamRequest__Output } from '../../../gateway/accounting/v1/GetTeamRequest.js';
 import type { GetTeamResponse as _gateway_accounting_v1_GetTeamResponse, GetTeamResponse__Output as _gateway_accounting_v1_GetTeamResponse__Output } from '../../../gateway/accounting/v1/GetTeamResponse.js';
+import type { GetTopSpendersRequest as _gateway_accounting_v1_GetTopSpendersRequest, GetTopSpendersRequest__Output as _gateway_accounting_v1_GetTopSpendersRequest__Output } from '../../../gateway/accounting/v1/GetTopSpendersRequest.js';
+import type { GetTopSpendersResponse as _gateway_accounting_v1_GetTopSpendersResponse, GetTopSpendersResponse__Output as _gateway_accounting_v1_GetTopSpendersResponse__Output } from '../../../gateway/accounting/v1/GetTopSpendersResponse.js';
 import type { GetUsageRequest as _gateway_accounting_v1_GetUsageRequest, GetUsageRequest__Output as _gateway_accounting_v1_GetUsageRequest__Output } from '../../../gateway/accounting/v1/GetUsageRequest.js';
 import type { GetUsageResponse as _gateway_accounting_v1_GetUsageResponse, GetUsageResponse__Output as _gateway_accounting_v1_GetUsageResponse__Output } from '../../../gateway/accounting/v1/GetUsageResponse.js';
 import type { LeaseBudgetRequest as _gateway_accounting_v1_LeaseBudgetRequest, LeaseBudgetRequest__Output as _gateway_accounting_v1_LeaseBudgetRequest__Output } from '../../../gateway/accounting/v1/LeaseBudgetRequest.js';
@@ -139,6 +141,21 @@ export interface AccountingServiceClient extends grpc.Client {
   getTeam(argument: _gateway_accounting_v1_GetTeamRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetTeamResponse__Output>): grpc.ClientUnaryCall;
   getTeam(argument: _gateway_accounting_v1_GetTeamRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetTeamResponse__Output>): grpc.ClientUnaryCall;
   getTeam(argument: _gateway_accounting_v1_GetTeamRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetTeamResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The keys or teams that spent most between two days, highest first.
+   */
+  GetTopSpenders(argument: _gateway_accounting_v1_GetTopSpendersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetTopSpendersResponse__Output>): grpc.ClientUnaryCall;
+  GetTopSpenders(argument: _gateway_accounting_v1_GetTopSpendersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetTopSpendersResponse__Output>): grpc.ClientUnaryCall;
+  GetTopSpenders(argument: _gateway_accounting_v1_GetTopSpendersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetTopSpendersResponse__Output>): grpc.ClientUnaryCall;
+  GetTopSpenders(argument: _gateway_accounting_v1_GetTopSpendersRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetTopSpendersResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The keys or teams that spent most between two days, highest first.
+   */
+  getTopSpenders(argument: _gateway_accounting_v1_GetTopSpendersRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetTopSpendersResponse__Output>): grpc.ClientUnaryCall;
+  getTopSpenders(argument: _gateway_accounting_v1_GetTopSpendersRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetTopSpendersResponse__Output>): grpc.ClientUnaryCall;
+  getTopSpenders(argument: _gateway_accounting_v1_GetTopSpendersRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetTopSpendersResponse__Output>): grpc.ClientUnaryCall;
+  getTopSpenders(argument: _gateway_accounting_v1_GetTopSpendersRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetTopSpendersResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Budget, spend and access of one key.
@@ -367,6 +384,11 @@ export interface AccountingServiceHandlers extends grpc.UntypedServiceImplementa
   GetTeam: grpc.handleUnaryCall<_gateway_accounting_v1_GetTeamRequest__Output, _gateway_accounting_v1_GetTeamResponse>;
   
   /**
+   * The keys or teams that spent most between two days, highest first.
+   */
+  GetTopSpenders: grpc.handleUnaryCall<_gateway_accounting_v1_GetTopSpendersRequest__Output, _gateway_accounting_v1_GetTopSpendersResponse>;
+  
+  /**
    * Budget, spend and access of one key.
    */
   GetUsage: grpc.handleUnaryCall<_gateway_accounting_v1_GetUsageRequest__Output, _gateway_accounting_v1_GetUsageResponse>;
@@ -439,6 +461,7 @@ export interface AccountingServiceDefinition extends grpc.ServiceDefinition {
   GetDailySpend: MethodDefinition<_gateway_accounting_v1_GetDailySpendRequest, _gateway_accounting_v1_GetDailySpendResponse, _gateway_accounting_v1_GetDailySpendRequest__Output, _gateway_accounting_v1_GetDailySpendResponse__Output>
   GetKey: MethodDefinition<_gateway_accounting_v1_GetKeyRequest, _gateway_accounting_v1_GetKeyResponse, _gateway_accounting_v1_GetKeyRequest__Output, _gateway_accounting_v1_GetKeyResponse__Output>
   GetTeam: MethodDefinition<_gateway_accounting_v1_GetTeamRequest, _gateway_accounting_v1_GetTeamResponse, _gateway_accounting_v1_GetTeamRequest__Output, _gateway_accounting_v1_GetTeamResponse__Output>
+  GetTopSpenders: MethodDefinition<_gateway_accounting_v1_GetTopSpendersRequest, _gateway_accounting_v1_GetTopSpendersResponse, _gateway_accounting_v1_GetTopSpendersRequest__Output, _gateway_accounting_v1_GetTopSpendersResponse__Output>
   GetUsage: MethodDefinition<_gateway_accounting_v1_GetUsageRequest, _gateway_accounting_v1_GetUsageResponse, _gateway_accounting_v1_GetUsageRequest__Output, _gateway_accounting_v1_GetUsageResponse__Output>
   LeaseBudget: MethodDefinition<_gateway_accounting_v1_LeaseBudgetRequest, _gateway_accounting_v1_LeaseBudgetResponse, _gateway_accounting_v1_LeaseBudgetRequest__Output, _gateway_accounting_v1_LeaseBudgetResponse__Output>
   ListAuditEvents: MethodDefinition<_gateway_accounting_v1_ListAuditEventsRequest, _gateway_accounting_v1_ListAuditEventsResponse, _gateway_accounting_v1_ListAuditEventsRequest__Output, _gateway_accounting_v1_ListAuditEventsResponse__Output>

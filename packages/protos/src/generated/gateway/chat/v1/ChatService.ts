@@ -4,6 +4,8 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { CreateChatCompletionRequest as _gateway_chat_v1_CreateChatCompletionRequest, CreateChatCompletionRequest__Output as _gateway_chat_v1_CreateChatCompletionRequest__Output } from '../../../gateway/chat/v1/CreateChatCompletionRequest.js';
 import type { CreateChatCompletionResponse as _gateway_chat_v1_CreateChatCompletionResponse, CreateChatCompletionResponse__Output as _gateway_chat_v1_CreateChatCompletionResponse__Output } from '../../../gateway/chat/v1/CreateChatCompletionResponse.js';
+import type { GetUpstreamHealthRequest as _gateway_chat_v1_GetUpstreamHealthRequest, GetUpstreamHealthRequest__Output as _gateway_chat_v1_GetUpstreamHealthRequest__Output } from '../../../gateway/chat/v1/GetUpstreamHealthRequest.js';
+import type { GetUpstreamHealthResponse as _gateway_chat_v1_GetUpstreamHealthResponse, GetUpstreamHealthResponse__Output as _gateway_chat_v1_GetUpstreamHealthResponse__Output } from '../../../gateway/chat/v1/GetUpstreamHealthResponse.js';
 import type { ListModelsRequest as _gateway_chat_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_chat_v1_ListModelsRequest__Output } from '../../../gateway/chat/v1/ListModelsRequest.js';
 import type { ListModelsResponse as _gateway_chat_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_chat_v1_ListModelsResponse__Output } from '../../../gateway/chat/v1/ListModelsResponse.js';
 import type { StreamChatCompletionRequest as _gateway_chat_v1_StreamChatCompletionRequest, StreamChatCompletionRequest__Output as _gateway_chat_v1_StreamChatCompletionRequest__Output } from '../../../gateway/chat/v1/StreamChatCompletionRequest.js';
@@ -21,6 +23,21 @@ export interface ChatServiceClient extends grpc.Client {
   createChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
   createChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
   createChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * What this replica's router knows of each served deployment (the admin API's upstream health).
+   */
+  GetUpstreamHealth(argument: _gateway_chat_v1_GetUpstreamHealthRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  GetUpstreamHealth(argument: _gateway_chat_v1_GetUpstreamHealthRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_chat_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  GetUpstreamHealth(argument: _gateway_chat_v1_GetUpstreamHealthRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  GetUpstreamHealth(argument: _gateway_chat_v1_GetUpstreamHealthRequest, callback: grpc.requestCallback<_gateway_chat_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * What this replica's router knows of each served deployment (the admin API's upstream health).
+   */
+  getUpstreamHealth(argument: _gateway_chat_v1_GetUpstreamHealthRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  getUpstreamHealth(argument: _gateway_chat_v1_GetUpstreamHealthRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_chat_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  getUpstreamHealth(argument: _gateway_chat_v1_GetUpstreamHealthRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  getUpstreamHealth(argument: _gateway_chat_v1_GetUpstreamHealthRequest, callback: grpc.requestCallback<_gateway_chat_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * The chat groups this deployment serves (a credential is configured).
@@ -57,6 +74,11 @@ export interface ChatServiceHandlers extends grpc.UntypedServiceImplementation {
   CreateChatCompletion: grpc.handleUnaryCall<_gateway_chat_v1_CreateChatCompletionRequest__Output, _gateway_chat_v1_CreateChatCompletionResponse>;
   
   /**
+   * What this replica's router knows of each served deployment (the admin API's upstream health).
+   */
+  GetUpstreamHealth: grpc.handleUnaryCall<_gateway_chat_v1_GetUpstreamHealthRequest__Output, _gateway_chat_v1_GetUpstreamHealthResponse>;
+  
+  /**
    * The chat groups this deployment serves (a credential is configured).
    */
   ListModels: grpc.handleUnaryCall<_gateway_chat_v1_ListModelsRequest__Output, _gateway_chat_v1_ListModelsResponse>;
@@ -70,6 +92,7 @@ export interface ChatServiceHandlers extends grpc.UntypedServiceImplementation {
 
 export interface ChatServiceDefinition extends grpc.ServiceDefinition {
   CreateChatCompletion: MethodDefinition<_gateway_chat_v1_CreateChatCompletionRequest, _gateway_chat_v1_CreateChatCompletionResponse, _gateway_chat_v1_CreateChatCompletionRequest__Output, _gateway_chat_v1_CreateChatCompletionResponse__Output>
+  GetUpstreamHealth: MethodDefinition<_gateway_chat_v1_GetUpstreamHealthRequest, _gateway_chat_v1_GetUpstreamHealthResponse, _gateway_chat_v1_GetUpstreamHealthRequest__Output, _gateway_chat_v1_GetUpstreamHealthResponse__Output>
   ListModels: MethodDefinition<_gateway_chat_v1_ListModelsRequest, _gateway_chat_v1_ListModelsResponse, _gateway_chat_v1_ListModelsRequest__Output, _gateway_chat_v1_ListModelsResponse__Output>
   StreamChatCompletion: MethodDefinition<_gateway_chat_v1_StreamChatCompletionRequest, _gateway_chat_v1_StreamChatCompletionResponse, _gateway_chat_v1_StreamChatCompletionRequest__Output, _gateway_chat_v1_StreamChatCompletionResponse__Output>
 }

@@ -6,8 +6,12 @@ import type { CreateVideoRequest as _gateway_video_v1_CreateVideoRequest, Create
 import type { CreateVideoResponse as _gateway_video_v1_CreateVideoResponse, CreateVideoResponse__Output as _gateway_video_v1_CreateVideoResponse__Output } from '../../../gateway/video/v1/CreateVideoResponse.js';
 import type { DeleteVideoRequest as _gateway_video_v1_DeleteVideoRequest, DeleteVideoRequest__Output as _gateway_video_v1_DeleteVideoRequest__Output } from '../../../gateway/video/v1/DeleteVideoRequest.js';
 import type { DeleteVideoResponse as _gateway_video_v1_DeleteVideoResponse, DeleteVideoResponse__Output as _gateway_video_v1_DeleteVideoResponse__Output } from '../../../gateway/video/v1/DeleteVideoResponse.js';
+import type { GetUpstreamHealthRequest as _gateway_video_v1_GetUpstreamHealthRequest, GetUpstreamHealthRequest__Output as _gateway_video_v1_GetUpstreamHealthRequest__Output } from '../../../gateway/video/v1/GetUpstreamHealthRequest.js';
+import type { GetUpstreamHealthResponse as _gateway_video_v1_GetUpstreamHealthResponse, GetUpstreamHealthResponse__Output as _gateway_video_v1_GetUpstreamHealthResponse__Output } from '../../../gateway/video/v1/GetUpstreamHealthResponse.js';
 import type { GetVideoRequest as _gateway_video_v1_GetVideoRequest, GetVideoRequest__Output as _gateway_video_v1_GetVideoRequest__Output } from '../../../gateway/video/v1/GetVideoRequest.js';
 import type { GetVideoResponse as _gateway_video_v1_GetVideoResponse, GetVideoResponse__Output as _gateway_video_v1_GetVideoResponse__Output } from '../../../gateway/video/v1/GetVideoResponse.js';
+import type { ListAllVideosRequest as _gateway_video_v1_ListAllVideosRequest, ListAllVideosRequest__Output as _gateway_video_v1_ListAllVideosRequest__Output } from '../../../gateway/video/v1/ListAllVideosRequest.js';
+import type { ListAllVideosResponse as _gateway_video_v1_ListAllVideosResponse, ListAllVideosResponse__Output as _gateway_video_v1_ListAllVideosResponse__Output } from '../../../gateway/video/v1/ListAllVideosResponse.js';
 import type { ListModelsRequest as _gateway_video_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_video_v1_ListModelsRequest__Output } from '../../../gateway/video/v1/ListModelsRequest.js';
 import type { ListModelsResponse as _gateway_video_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_video_v1_ListModelsResponse__Output } from '../../../gateway/video/v1/ListModelsResponse.js';
 import type { ListVideosRequest as _gateway_video_v1_ListVideosRequest, ListVideosRequest__Output as _gateway_video_v1_ListVideosRequest__Output } from '../../../gateway/video/v1/ListVideosRequest.js';
@@ -45,6 +49,21 @@ export interface VideoServiceClient extends grpc.Client {
   deleteVideo(argument: _gateway_video_v1_DeleteVideoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_DeleteVideoResponse__Output>): grpc.ClientUnaryCall;
   deleteVideo(argument: _gateway_video_v1_DeleteVideoRequest, callback: grpc.requestCallback<_gateway_video_v1_DeleteVideoResponse__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * What this replica's router knows of each served deployment (the admin API's upstream health).
+   */
+  GetUpstreamHealth(argument: _gateway_video_v1_GetUpstreamHealthRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  GetUpstreamHealth(argument: _gateway_video_v1_GetUpstreamHealthRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  GetUpstreamHealth(argument: _gateway_video_v1_GetUpstreamHealthRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  GetUpstreamHealth(argument: _gateway_video_v1_GetUpstreamHealthRequest, callback: grpc.requestCallback<_gateway_video_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * What this replica's router knows of each served deployment (the admin API's upstream health).
+   */
+  getUpstreamHealth(argument: _gateway_video_v1_GetUpstreamHealthRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  getUpstreamHealth(argument: _gateway_video_v1_GetUpstreamHealthRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  getUpstreamHealth(argument: _gateway_video_v1_GetUpstreamHealthRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  getUpstreamHealth(argument: _gateway_video_v1_GetUpstreamHealthRequest, callback: grpc.requestCallback<_gateway_video_v1_GetUpstreamHealthResponse__Output>): grpc.ClientUnaryCall;
+  
   GetVideo(argument: _gateway_video_v1_GetVideoRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
   GetVideo(argument: _gateway_video_v1_GetVideoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
   GetVideo(argument: _gateway_video_v1_GetVideoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
@@ -53,6 +72,21 @@ export interface VideoServiceClient extends grpc.Client {
   getVideo(argument: _gateway_video_v1_GetVideoRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
   getVideo(argument: _gateway_video_v1_GetVideoRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
   getVideo(argument: _gateway_video_v1_GetVideoRequest, callback: grpc.requestCallback<_gateway_video_v1_GetVideoResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Every key's jobs, newest first, with counts by status (the admin API; not for callers).
+   */
+  ListAllVideos(argument: _gateway_video_v1_ListAllVideosRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListAllVideosResponse__Output>): grpc.ClientUnaryCall;
+  ListAllVideos(argument: _gateway_video_v1_ListAllVideosRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_ListAllVideosResponse__Output>): grpc.ClientUnaryCall;
+  ListAllVideos(argument: _gateway_video_v1_ListAllVideosRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListAllVideosResponse__Output>): grpc.ClientUnaryCall;
+  ListAllVideos(argument: _gateway_video_v1_ListAllVideosRequest, callback: grpc.requestCallback<_gateway_video_v1_ListAllVideosResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Every key's jobs, newest first, with counts by status (the admin API; not for callers).
+   */
+  listAllVideos(argument: _gateway_video_v1_ListAllVideosRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListAllVideosResponse__Output>): grpc.ClientUnaryCall;
+  listAllVideos(argument: _gateway_video_v1_ListAllVideosRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_video_v1_ListAllVideosResponse__Output>): grpc.ClientUnaryCall;
+  listAllVideos(argument: _gateway_video_v1_ListAllVideosRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_video_v1_ListAllVideosResponse__Output>): grpc.ClientUnaryCall;
+  listAllVideos(argument: _gateway_video_v1_ListAllVideosRequest, callback: grpc.requestCallback<_gateway_video_v1_ListAllVideosResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * The video groups this deployment serves (a credential is configured).
@@ -113,7 +147,17 @@ export interface VideoServiceHandlers extends grpc.UntypedServiceImplementation 
    */
   DeleteVideo: grpc.handleUnaryCall<_gateway_video_v1_DeleteVideoRequest__Output, _gateway_video_v1_DeleteVideoResponse>;
   
+  /**
+   * What this replica's router knows of each served deployment (the admin API's upstream health).
+   */
+  GetUpstreamHealth: grpc.handleUnaryCall<_gateway_video_v1_GetUpstreamHealthRequest__Output, _gateway_video_v1_GetUpstreamHealthResponse>;
+  
   GetVideo: grpc.handleUnaryCall<_gateway_video_v1_GetVideoRequest__Output, _gateway_video_v1_GetVideoResponse>;
+  
+  /**
+   * Every key's jobs, newest first, with counts by status (the admin API; not for callers).
+   */
+  ListAllVideos: grpc.handleUnaryCall<_gateway_video_v1_ListAllVideosRequest__Output, _gateway_video_v1_ListAllVideosResponse>;
   
   /**
    * The video groups this deployment serves (a credential is configured).
@@ -135,7 +179,9 @@ export interface VideoServiceHandlers extends grpc.UntypedServiceImplementation 
 export interface VideoServiceDefinition extends grpc.ServiceDefinition {
   CreateVideo: MethodDefinition<_gateway_video_v1_CreateVideoRequest, _gateway_video_v1_CreateVideoResponse, _gateway_video_v1_CreateVideoRequest__Output, _gateway_video_v1_CreateVideoResponse__Output>
   DeleteVideo: MethodDefinition<_gateway_video_v1_DeleteVideoRequest, _gateway_video_v1_DeleteVideoResponse, _gateway_video_v1_DeleteVideoRequest__Output, _gateway_video_v1_DeleteVideoResponse__Output>
+  GetUpstreamHealth: MethodDefinition<_gateway_video_v1_GetUpstreamHealthRequest, _gateway_video_v1_GetUpstreamHealthResponse, _gateway_video_v1_GetUpstreamHealthRequest__Output, _gateway_video_v1_GetUpstreamHealthResponse__Output>
   GetVideo: MethodDefinition<_gateway_video_v1_GetVideoRequest, _gateway_video_v1_GetVideoResponse, _gateway_video_v1_GetVideoRequest__Output, _gateway_video_v1_GetVideoResponse__Output>
+  ListAllVideos: MethodDefinition<_gateway_video_v1_ListAllVideosRequest, _gateway_video_v1_ListAllVideosResponse, _gateway_video_v1_ListAllVideosRequest__Output, _gateway_video_v1_ListAllVideosResponse__Output>
   ListModels: MethodDefinition<_gateway_video_v1_ListModelsRequest, _gateway_video_v1_ListModelsResponse, _gateway_video_v1_ListModelsRequest__Output, _gateway_video_v1_ListModelsResponse__Output>
   ListVideos: MethodDefinition<_gateway_video_v1_ListVideosRequest, _gateway_video_v1_ListVideosResponse, _gateway_video_v1_ListVideosRequest__Output, _gateway_video_v1_ListVideosResponse__Output>
   ResolveVideoContent: MethodDefinition<_gateway_video_v1_ResolveVideoContentRequest, _gateway_video_v1_ResolveVideoContentResponse, _gateway_video_v1_ResolveVideoContentRequest__Output, _gateway_video_v1_ResolveVideoContentResponse__Output>
