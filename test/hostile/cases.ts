@@ -42,6 +42,10 @@ export const ADMIN_ROUTES: readonly [string, string][] = [
   ['DELETE', '/admin/v1/teams/team_0000000000000000'],
   ['GET', '/admin/v1/spend/logs'],
   ['GET', '/admin/v1/spend/daily'],
+  ['GET', '/admin/v1/spend/top'],
+  ['GET', '/admin/v1/overview'],
+  ['GET', '/admin/v1/videos'],
+  ['GET', '/admin/v1/upstreams'],
   ['GET', '/admin/v1/audit'],
 ];
 
@@ -192,6 +196,10 @@ const QUERIES: Record<string, readonly string[]> = {
   ],
   '/admin/v1/spend/logs': ['limit=abc', 'limit=0', 'from=yesterday', 'to=-5', 'from=1e99', 'key_id=', 'after=garbage'],
   '/admin/v1/spend/daily': ['from=2026-13-01', 'to=abc', 'from=2026-11-30&to=2026-11-01', 'from=1', 'key_id='],
+  '/admin/v1/spend/top': ['by=group', 'limit=0', 'limit=101', 'from=2026-13-01', 'from=2026-11-30&to=2026-11-01', 'to=1'],
+  '/admin/v1/overview': ['x=1'],
+  '/admin/v1/videos': ['status=done', 'limit=abc', 'limit=0', 'limit=1001', 'after=video_nope', 'key_id='],
+  '/admin/v1/upstreams': ['x=1'],
   '/admin/v1/audit': ['limit=abc', 'limit=0', 'after=garbage', 'limit=-3'],
   '/v1/videos/video_0123456789abcdef/content': ['variant=thumbnail', 'variant=spritesheet', 'variant=', 'variant=../etc'],
 };

@@ -37,6 +37,10 @@ const WRONG_METHODS: readonly [method: string, path: string, allow: string][] = 
   ['POST', '/admin/v1/spend/logs', 'GET, HEAD'],
   ['DELETE', '/admin/v1/spend/daily', 'GET, HEAD'],
   ['PUT', '/admin/v1/audit', 'GET, HEAD'],
+  ['POST', '/admin/v1/spend/top', 'GET, HEAD'],
+  ['DELETE', '/admin/v1/overview', 'GET, HEAD'],
+  ['POST', '/admin/v1/videos', 'GET, HEAD'],
+  ['PUT', '/admin/v1/upstreams', 'GET, HEAD'],
   ['POST', '/health/liveness', 'GET, HEAD'],
   ['DELETE', '/health/readiness', 'GET, HEAD'],
 ];

@@ -245,6 +245,9 @@ const VideosQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** Routes that take no query: an unknown parameter is a mistake worth saying. */
+const NoQuery = Type.Object({}, { additionalProperties: false });
+
 const AuditQuery = Type.Object(
   { target_id: Type.Optional(Id), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })), after: Type.Optional(Cursor) },
   { additionalProperties: false },
@@ -455,7 +458,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
 
   // The dashboard's overview, video jobs and upstream health.
 
-  app.get('/admin/v1/overview', async (request) => {
+  app.get('/admin/v1/overview', { schema: { querystring: NoQuery } }, async (request) => {
     const now = new Date();
     const today = utcDayOf(now);
     const monthStart = `${today.slice(0, 8)}01`;
@@ -510,7 +513,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
     return { object: 'list', data, has_more: result.hasMore, next_after: result.hasMore && last ? last.id : null, counts: result.counts };
   });
 
-  app.get('/admin/v1/upstreams', async (request) => {
+  app.get('/admin/v1/upstreams', { schema: { querystring: NoQuery } }, async (request) => {
     const context = callContext(request);
     // Each service answers for its own routers; one that is down leaves its part out, named.
     const answers = await Promise.allSettled([downstream.chat.upstreamHealth(context), downstream.video.upstreamHealth(context)]);
