@@ -44,6 +44,7 @@ import { fileURLToPath } from 'node:url';
 import { newestLtsNode, portkeyGateway } from './lib/installs.mjs';
 import { closedLoop, fixedRate, sequential, target } from './lib/load.mjs';
 import { freePort, startNats as startNatsServer } from './lib/nats.mjs';
+import { json, writeChatConfig } from './lib/config.mjs';
 import { cpuSeconds, gatewayCommand, peakRssMiB, start, stopAll, stopAndWait } from './lib/procs.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
@@ -89,13 +90,6 @@ const untrack = (gone) => {
   children.splice(0, children.length, ...rest);
 };
 
-const json = (line) => {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-};
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
 // --- Node lines and installs -----------------------------------------------------------------
@@ -114,25 +108,10 @@ const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: js
 track(upstream.child);
 const urls = upstream.value;
 
-const configPath = join(tmp, 'gateway.yaml');
-writeFileSync(
-  configPath,
-  `
-groups:
-  - id: bench-fast
-    mode: chat
-    max_input_tokens: 100000
-    max_output_tokens: 4096
-    price: { input_per_mtok: 0.15, output_per_mtok: 0.6 }
-    deployments: [{ provider: openai, model: bench-model, api_base: "${urls.fast}/v1", api_key_env: BENCH_UPSTREAM_KEY }]
-  - id: bench-spaced
-    mode: chat
-    max_input_tokens: 100000
-    max_output_tokens: 4096
-    price: { input_per_mtok: 0.15, output_per_mtok: 0.6 }
-    deployments: [{ provider: openai, model: bench-model, api_base: "${urls.spaced}/v1", api_key_env: BENCH_UPSTREAM_KEY }]
-`,
-);
+const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [
+  { id: 'bench-fast', url: urls.fast },
+  { id: 'bench-spaced', url: urls.spaced },
+]);
 const baseEnv = {
   NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '',
   GATEWAY_CONFIG: configPath,

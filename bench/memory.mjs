@@ -3,12 +3,13 @@
 // the one-process gateway, then through the separate processes over NATS; the RSS of every
 // gateway process is sampled at each tenth of the calls, so growth over the run shows.
 // Usage: npm run build && node bench/memory.mjs   (MEMORY_CALLS=200000, MEMORY_MODES=one,separate)
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { freePort, startNats } from './lib/nats.mjs';
+import { json, writeChatConfig } from './lib/config.mjs';
 import { gatewayCommand, rssMiB, start, stopAll } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -22,13 +23,6 @@ process.on('exit', () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 process.on('SIGINT', () => process.exit(130));
-const json = (line) => {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-};
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
 async function startNatsServer() {
@@ -39,19 +33,7 @@ async function startNatsServer() {
 
 const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
 children.push(upstream.child);
-const configPath = join(tmp, 'gateway.yaml');
-writeFileSync(
-  configPath,
-  `
-groups:
-  - id: bench-fast
-    mode: chat
-    max_input_tokens: 100000
-    max_output_tokens: 4096
-    price: { input_per_mtok: 0.15, output_per_mtok: 0.6 }
-    deployments: [{ provider: openai, model: bench-model, api_base: "${upstream.value.fast}/v1", api_key_env: BENCH_UPSTREAM_KEY }]
-`,
-);
+const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: upstream.value.fast }]);
 const baseEnv = {
   GATEWAY_CONFIG: configPath,
   ADMIN_TOKEN,

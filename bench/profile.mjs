@@ -14,12 +14,13 @@
 //                            functions so named (e.g. `run`, libsql's statement) is spent for
 //   PROFILE_KIND=alloc       what a call allocates instead (V8's sampling heap profiler, counting
 //                            objects already collected too), by package and function, one process
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closedLoop, fixedRate, target } from './lib/load.mjs';
 import { freePort, startNats } from './lib/nats.mjs';
+import { json, writeChatConfig } from './lib/config.mjs';
 import { gatewayCommand, start, stopAll, stopAndWait } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -35,30 +36,12 @@ process.on('exit', () => {
   stopAll(children);
   rmSync(tmp, { recursive: true, force: true });
 });
-const json = (line) => {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-};
 /** CLOCK_MONOTONIC in µs: the clock of a .cpuprofile's timestamps, the same in every process. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
 children.push(upstream.child);
-writeFileSync(
-  join(tmp, 'gateway.yaml'),
-  `
-groups:
-  - id: bench-fast
-    mode: chat
-    max_input_tokens: 100000
-    max_output_tokens: 4096
-    price: { input_per_mtok: 0.15, output_per_mtok: 0.6 }
-    deployments: [{ provider: openai, model: bench-model, api_base: "${upstream.value.fast}/v1", api_key_env: BENCH_UPSTREAM_KEY }]
-`,
-);
+writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: upstream.value.fast }]);
 const profiles = join(tmp, 'profiles');
 const env = {
   GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),

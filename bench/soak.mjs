@@ -5,12 +5,13 @@
 // accounting's CPU per request (the hot path's authorization and budget hold).
 // Usage: npm run build && node bench/soak.mjs   (SOAK_CALLS=10000 SOAK_CONCURRENCY=20)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { json, writeChatConfig } from './lib/config.mjs';
 import { cpuSeconds, start, stopAll } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -25,13 +26,6 @@ process.on('exit', () => {
   natsChild?.kill('SIGTERM');
   rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
-const json = (line) => {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-};
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -74,18 +68,7 @@ await startNats();
 // --- upstream and gateway --------------------------------------------------------------------
 const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
 children.add(upstream.child);
-writeFileSync(
-  join(tmp, 'gateway.yaml'),
-  `
-groups:
-  - id: soak
-    mode: chat
-    max_input_tokens: 100000
-    max_output_tokens: 4096
-    price: { input_per_mtok: 0.15, output_per_mtok: 0.6 }
-    deployments: [{ provider: openai, model: bench-model, api_base: "${upstream.value.fast}/v1", api_key_env: SOAK_UPSTREAM_KEY }]
-`,
-);
+writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'soak', url: upstream.value.fast }], { credentialEnv: 'SOAK_UPSTREAM_KEY' });
 const ports = { accounting: await freePort(), chat: await freePort(), video: await freePort(), edge: await freePort() };
 const env = (name) => ({
   GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),

@@ -44,6 +44,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { closedLoop, fixedRate, target } from './lib/load.mjs';
+import { json, writeChatConfig } from './lib/config.mjs';
 import { cpuSeconds, rssMiB, start } from './lib/procs.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
@@ -69,13 +70,6 @@ const SERVING_CUTOFF = num('BENCH_SERVING_CUTOFF', 20);
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const RETENTION_SECONDS = 7 * 24 * 3600; // the video default; tasks are kept that long
 
-const json = (line) => {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-};
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '-');
@@ -433,19 +427,7 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
   const yardstick = await start([join(root, 'bench/lib/yardstick.mjs'), urls.fast, urls.spaced], { ready: json, name: 'yardstick' });
   children.add(yardstick.child);
 
-  const configPath = join(tmp, 'gateway.yaml');
-  writeFileSync(
-    configPath,
-    `
-groups:
-  - id: bench-fast
-    mode: chat
-    max_input_tokens: 100000
-    max_output_tokens: 4096
-    price: { input_per_mtok: 0.15, output_per_mtok: 0.6 }
-    deployments: [{ provider: openai, model: bench-model, api_base: "${urls.fast}/v1", api_key_env: BENCH_UPSTREAM_KEY }]
-`,
-  );
+  const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: urls.fast }]);
   const baseEnv = {
     NODE_OPTIONS: env.BENCH_GATEWAY_NODE_OPTIONS ?? '',
     GATEWAY_CONFIG: configPath,

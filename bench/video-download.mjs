@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { json } from './lib/config.mjs';
 import { cpuSeconds, gatewayCommand, rssMiB, start, stopAll } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -18,13 +19,6 @@ process.on('exit', () => {
   stopAll(children);
   rmSync(tmp, { recursive: true, force: true });
 });
-const json = (line) => {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-};
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
 const upstream = await start([join(root, 'bench/lib/video-upstream.mjs')], {
