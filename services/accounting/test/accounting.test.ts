@@ -7,21 +7,19 @@ import { decodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, spendSubject, type KeyChan
 import { exampleConfigPath, loadConfig } from '@gateway/config';
 import { silentLogger } from '@gateway/logging';
 import { SqliteStore } from '@gateway/store';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AccountingClient, accountingBudget, BudgetLeases, hashSecret } from '@gateway/contracts';
 import { startAccounting } from '../src/index.js';
 import { eventually } from '../../../test/helpers/wait.js';
+import { chatSpend, cleanupAfterEach } from './support.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanup = cleanupAfterEach();
 
 async function start() {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-accounting-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  cleanup(() => rm(dir, { recursive: true, force: true }));
   const bus = new InProcessBus();
-  cleanups.push(() => bus.close());
+  cleanup(() => bus.close());
   const config = await loadConfig(exampleConfigPath);
   const service = await startAccounting({
     config,
@@ -32,13 +30,13 @@ async function start() {
     listen: '127.0.0.1:0',
   });
   const client = new AccountingClient(service.address);
-  cleanups.push(() => client.close());
+  cleanup(() => client.close());
   let closed = false;
   const close = async () => {
     if (!closed) await service.close();
     closed = true;
   };
-  cleanups.push(close);
+  cleanup(close);
   return { dir, bus, client, close };
 }
 
@@ -154,7 +152,7 @@ describe('spend', () => {
 /** Reservations over one embedded store. */
 async function openReservations() {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-books-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  cleanup(() => rm(dir, { recursive: true, force: true }));
   const store = new SqliteStore(dir);
   const { KeyRepository } = await import('../src/domain/keys.js');
   const { Reservations } = await import('../src/domain/reservations.js');
@@ -210,16 +208,8 @@ describe('reservations', () => {
   it("in one process, show a call's spend right after it and refuse a budget only once waiting spend is applied", async () => {
     const { client, bus } = await start();
     const { key } = await client.createKey({ name: 'w', models: ['*'], budgetNanoUsd: 1000, rpm: 0, tpm: 100 });
-    const settle = (id: string, cost: number, tokens: number): SpendEvent => ({
-      id,
-      kind: 'chat',
-      key_id: key.id,
-      group: 'gamma-flash',
-      cost_nano_usd: cost,
-      occurred_at: Date.now(),
-      reservation_id: id,
-      usage: { prompt_tokens: tokens },
-    });
+    const settle = (id: string, cost: number, tokens: number): SpendEvent =>
+      chatSpend(key.id, id, cost, { reservation_id: id, usage: { prompt_tokens: tokens } });
     // Calls close together: the consumer is under load and its batch waits out its window.
     for (const id of ['c1', 'c2']) {
       expect(
@@ -315,7 +305,7 @@ describe('budget leases', () => {
     const { client } = await start();
     const { key } = await client.createKey({ name: 'w', models: ['*'], budgetNanoUsd: 1000, rpm: 0 });
     const leases = new BudgetLeases(client, accountingBudget(client), { ttlMs: 200 });
-    cleanups.push(() => leases.close());
+    cleanup(() => leases.close());
     const claim = (amount: number, id: string) =>
       leases.claim({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: amount, reservationId: id });
     const [big, small] = await Promise.allSettled([claim(5000, 'chatcmpl-big'), claim(100, 'chatcmpl-small')]);
@@ -339,7 +329,7 @@ describe('budget leases', () => {
       },
     } as unknown as AccountingClient;
     const leases = new BudgetLeases(fake, accountingBudget(fake), { ttlMs: 100 });
-    cleanups.push(() => leases.close());
+    cleanup(() => leases.close());
     const claim = (amount: number, id: string) => leases.claim({ keyId: 'key_x', group: 'g', amountNanoUsd: amount, reservationId: id });
     await claim(600, 'chatcmpl-1');
     failNext = true;
@@ -360,7 +350,7 @@ describe('budget leases', () => {
       },
     });
     const leases = new BudgetLeases(counted, accountingBudget(counted), { ttlMs: 200 });
-    cleanups.push(() => leases.close());
+    cleanup(() => leases.close());
     const claim = (i: number) => leases.claim({ keyId: key.id, group: 'gamma-flash', amountNanoUsd: 100, reservationId: `chatcmpl-${i}` });
     const claims = await Promise.allSettled(Array.from({ length: 150 }, (_, i) => claim(i)));
     const granted = claims.flatMap((c) => (c.status === 'fulfilled' ? [c.value] : []));

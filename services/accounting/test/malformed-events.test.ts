@@ -2,32 +2,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InProcessBus, NatsBus, openOutbox, type Bus } from '@gateway/bus';
 import { loadConfig, exampleConfigPath } from '@gateway/config';
 import { AccountingClient, encodeSpendEvent, SPEND_STREAM, SPEND_SUBJECTS, spendSubject, type SpendEvent } from '@gateway/contracts';
 import { createLogger } from '@gateway/logging';
 import { SqliteStore } from '@gateway/store';
 import { metricsRegistry } from '@gateway/telemetry';
-import { NatsServer } from '../../../test/helpers/nats-server.js';
 import { eventually } from '../../../test/helpers/wait.js';
 import { DeadLetters, startAccounting } from '../src/index.js';
+import { chatSpend, cleanupAfterEach, natsForFile } from './support.js';
 
 // A malformed spend event is counted, logged, dead-lettered and acknowledged; the events behind
 // it keep applying. On the in-process bus and on NATS JetStream.
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-let nats: NatsServer;
-beforeAll(async () => {
-  nats = await NatsServer.start();
-}, 60_000);
-afterAll(async () => {
-  await nats?.stop();
-});
+const cleanup = cleanupAfterEach();
+const nats = natsForFile();
 
 async function rejected(subject: string): Promise<number> {
   const metric = await metricsRegistry().getSingleMetric('gateway_bus_events_rejected_total')?.get();
@@ -36,9 +26,9 @@ async function rejected(subject: string): Promise<number> {
 
 async function start(openBus: (dir: string) => Promise<Bus>) {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-malformed-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  cleanup(() => rm(dir, { recursive: true, force: true }));
   const bus = await openBus(dir);
-  cleanups.push(() => bus.close());
+  cleanup(() => bus.close());
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({
     level: 'warn',
@@ -58,9 +48,9 @@ async function start(openBus: (dir: string) => Promise<Bus>) {
     env: {},
     listen: '127.0.0.1:0',
   });
-  cleanups.push(() => service.close());
+  cleanup(() => service.close());
   const client = new AccountingClient(service.address);
-  cleanups.push(() => client.close());
+  cleanup(() => client.close());
   return { bus, client, lines, deadLetters: await DeadLetters.open(store) };
 }
 
@@ -69,14 +59,7 @@ async function malformedThenGood(openBus: (dir: string) => Promise<Bus>, prefix:
   const { key } = await client.createKey({ name: 'm', models: ['*'], budgetNanoUsd: 10e9, rpm: 0 });
   const subject = spendSubject('chat');
   const before = await rejected(subject);
-  const good = (id: string, cost: number): SpendEvent => ({
-    id,
-    kind: 'chat',
-    key_id: key.id,
-    group: 'gamma-flash',
-    cost_nano_usd: cost,
-    occurred_at: Date.now(),
-  });
+  const good = (id: string, cost: number): SpendEvent => chatSpend(key.id, id, cost);
   // Bytes that are no SpendEvent, then a well-encoded event whose fields cannot apply (no key).
   await bus.publish(subject, `${prefix}-bad-1`, new Uint8Array([0xff, 0xff, 0xff, 0xff]));
   await bus.publish(subject, `${prefix}-bad-2`, encodeSpendEvent({ ...good(`${prefix}-bad-2`, 5), key_id: '' }));
@@ -96,7 +79,7 @@ describe('malformed spend events', () => {
   it('are dead-lettered on the in-process bus, and the good ones behind them apply', async () => {
     await malformedThenGood(async (dir) => {
       const outboxStore = new SqliteStore(join(dir, 'outbox'));
-      cleanups.push(() => outboxStore.close());
+      cleanup(() => outboxStore.close());
       return InProcessBus.open({ outbox: await openOutbox(outboxStore, { byDueTime: false }) });
     }, 'inproc');
   });
@@ -104,9 +87,9 @@ describe('malformed spend events', () => {
   it('are dead-lettered on NATS JetStream, and the good ones behind them apply', async () => {
     await malformedThenGood(async (dir) => {
       const outboxStore = new SqliteStore(join(dir, 'outbox'));
-      cleanups.push(() => outboxStore.close());
+      cleanup(() => outboxStore.close());
       return NatsBus.connect({
-        servers: nats.url,
+        servers: nats().url,
         logger: createLogger({ level: 'silent' }),
         name: 'malformed-test',
         outbox: await openOutbox(outboxStore, { byDueTime: true }),

@@ -6,30 +6,20 @@ import { exampleConfigPath, loadConfig } from '@gateway/config';
 import { encodeSpendEvent, SPEND_STREAM, SPEND_SUBJECTS, spendSubject, type SpendEvent } from '@gateway/contracts';
 import { silentLogger } from '@gateway/logging';
 import { type Doc, SqliteStore, type StoreWriteOp } from '@gateway/store';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildAccountingApp, type AccountingApp } from '../src/index.js';
 import type { KeyRecord } from '../src/domain/keys.js';
 import type { TeamRecord } from '../src/domain/teams.js';
-import { NatsServer } from '../../../test/helpers/nats-server.js';
 import { eventually } from '../../../test/helpers/wait.js';
+import { cleanupAfterEach, natsForFile } from './support.js';
 
 // Spend events applied in batches: one store transaction per batch, one ledger insert, one
 // update per key, team, token window, daily row and daily total. The outcome must be exactly
 // that of applying the same events one at a time, each event applied once whatever the
 // redeliveries, and a batch that fails before its commit must leave nothing behind.
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-let nats: NatsServer;
-beforeAll(async () => {
-  nats = await NatsServer.start();
-}, 60_000);
-afterAll(async () => {
-  await nats?.destroy();
-});
+const cleanup = cleanupAfterEach();
+const nats = natsForFile();
 
 const COLLECTIONS = [
   'accounting_keys',
@@ -61,7 +51,7 @@ async function open(dir: string, over: 'in-process' | 'nats' = 'in-process'): Pr
   if (over === 'nats') {
     outboxStore = new SqliteStore(join(dir, 'outbox'));
     bus = await NatsBus.connect({
-      servers: nats.url,
+      servers: nats().url,
       logger: silentLogger(),
       name: 'spend-batches-test',
       outbox: await openOutbox(outboxStore, { byDueTime: true }),
@@ -81,13 +71,13 @@ async function open(dir: string, over: 'in-process' | 'nats' = 'in-process'): Pr
     await outboxStore?.close();
     await store.close();
   };
-  cleanups.push(close);
+  cleanup(close);
   return { dir, store, app, bus, writes, close };
 }
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'gateway-spend-batches-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  cleanup(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
 
