@@ -49,6 +49,12 @@ export const ADMIN_ROUTES: readonly [string, string][] = [
   ['GET', '/admin/v1/audit'],
 ];
 
+/** Routes anyone may call: the dashboard's page and what its sign-in offers (a built file's route exists only once built). */
+export const PUBLIC_ROUTES: readonly [string, string][] = [
+  ['GET', '/ui/'],
+  ['GET', '/ui/config.json'],
+];
+
 const BODY_ROUTES: readonly [string, string, 'key' | 'admin'][] = [
   ['POST', '/v1/chat/completions', 'key'],
   ['POST', '/v1/videos', 'key'],
@@ -286,7 +292,11 @@ export function hostileCases(): HostileCase[] {
 
   // Methods a route does not take (405, Allow naming those it does: HEAD wherever GET is), and
   // paths nobody serves (404).
-  const allRoutes = [...KEY_ROUTES.map(([m, p]) => [m, p, 'key'] as const), ...ADMIN_ROUTES.map(([m, p]) => [m, p, 'admin'] as const)];
+  const allRoutes = [
+    ...KEY_ROUTES.map(([m, p]) => [m, p, 'key'] as const),
+    ...ADMIN_ROUTES.map(([m, p]) => [m, p, 'admin'] as const),
+    ...PUBLIC_ROUTES.map(([m, p]) => [m, p, 'none'] as const),
+  ];
   const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
   const allowOf = (path: string) => {
     const served = new Set(allRoutes.filter(([, p]) => p === path).map(([m]) => m));
@@ -317,6 +327,9 @@ export function hostileCases(): HostileCase[] {
     '/v1/videos/x/y/z',
     '/.env',
     '/v1/models/demo-chat/extra',
+    '/ui/nope',
+    '/ui/assets/missing.js',
+    '/ui/index.html/x',
   ]) {
     for (const auth of ['key', 'admin', 'none'] as const)
       add({ name: 'unknown path', method: 'GET', path, auth, expected: { status: 404, code: 'not_found' } });

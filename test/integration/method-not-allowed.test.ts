@@ -43,6 +43,8 @@ const WRONG_METHODS: readonly [method: string, path: string, allow: string][] = 
   ['PUT', '/admin/v1/upstreams', 'GET, HEAD'],
   ['POST', '/health/liveness', 'GET, HEAD'],
   ['DELETE', '/health/readiness', 'GET, HEAD'],
+  ['POST', '/ui/', 'GET, HEAD'],
+  ['DELETE', '/ui/config.json', 'GET, HEAD'],
 ];
 
 async function expectMethodNotAllowed(response: Response, allow: string, what: string): Promise<void> {
@@ -108,6 +110,8 @@ describe('what is unchanged', () => {
       ['DELETE', '/v1'],
       ['OPTIONS', '/'],
       ['PATCH', '/admin/v1'],
+      ['GET', '/ui/nope'],
+      ['PUT', '/ui/assets/missing.js'],
     ] as const) {
       const response = await gateway.call(`${path}?x=1`, key, { method });
       expect(response.status, `${method} ${path}`).toBe(404);
@@ -143,6 +147,7 @@ describe('what is unchanged', () => {
       [KEY, ADMIN_TOKEN, 404],
       ['/admin/v1/audit', ADMIN_TOKEN, 200],
       ['/health/liveness', undefined, 200],
+      ['/ui/config.json', undefined, 200],
     ] as const) {
       const get = await gateway.call(path, secret);
       const head = await gateway.call(path, secret, { method: 'HEAD' });
@@ -192,6 +197,9 @@ describe('with the admin API off', () => {
       // The /v1 routes are there all the same.
       const response = await closed.call('/v1/models', undefined, { method: 'DELETE' });
       expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+      // So is the dashboard's page, which then offers only the key sign-in.
+      const page = await closed.call('/ui/', undefined, { method: 'POST' });
+      expect([page.status, page.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     } finally {
       await stopTestGateway(closed);
     }

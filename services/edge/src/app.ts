@@ -12,6 +12,7 @@ import { onClientError, onConnect, onFrameworkError, onUnmetExpectation } from '
 import { DEFAULT_WATCH, type Downstream, type WatchOptions } from './downstream.js';
 import { errorHandling, sendError } from './errors.js';
 import { adminRoutes } from './routes/admin.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
 import { modelsRoutes } from './routes/models.js';
 import { usageRoutes } from './routes/usage.js';
@@ -152,6 +153,8 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
   });
 
   await app.register(healthRoutes, { downstream, bus, isClosing });
+  // The usage dashboard's static page; what it shows comes from the API routes below.
+  await app.register(dashboardRoutes, { admin: Boolean(adminToken) });
 
   // Everything under /v1 needs a key.
   await app.register(async (v1) => {
