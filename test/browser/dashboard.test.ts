@@ -1,6 +1,6 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCount, formatMs, formatRate, formatUsd } from '../../packages/dashboard/src/app/format.js';
 import { ADMIN_TOKEN, eventually, startTestGateway, stopTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -143,10 +143,11 @@ async function open(page: Page, hash: string, testid: string): Promise<void> {
   await page.locator(`[data-testid="${testid}"][data-state="ready"]`).waitFor({ timeout: 10_000 });
 }
 
-async function screenshot(page: Page, view: string): Promise<void> {
+/** A full-page screenshot; `hide` covers what must not be kept in an image (a secret shown once). */
+async function screenshot(page: Page, view: string, hide: Locator[] = []): Promise<void> {
   await mkdir(SHOTS, { recursive: true });
   const path = `${SHOTS}/${view}.png`;
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: true, mask: hide, maskColor: '#cbd5e1' });
   if (process.env.UPDATE_SCREENSHOTS === '1') await copyFile(path, `${root}docs/images/dashboard-${view}.png`);
 }
 
@@ -351,7 +352,7 @@ describe('the dashboard, signed in with the admin token', () => {
     const created = await page.getByTestId('secret-value').inputValue();
     secrets.add(created);
     expect(created).toMatch(/^sk-/);
-    await screenshot(page, 'key-created');
+    await screenshot(page, 'key-created', [page.getByTestId('secret-value')]);
     await page.getByTestId('secret-close').click();
     await dialog.waitFor({ state: 'detached' });
     // Shown once: gone from the page with the dialog.
