@@ -289,7 +289,10 @@ describe('the dashboard, signed in with the admin token', () => {
     const daily = await adminJson<ListPage<{ spend_usd: number; requests: number }>>(`/admin/v1/spend/daily?from=${from}&to=${to}`);
     const total = daily.data.reduce((sum, row) => sum + row.spend_usd, 0);
     expect(await page.getByTestId('spend-total').textContent()).toBe(formatUsd(total));
-    expect(await page.locator('[data-testid="spend-chart"] canvas').count()).toBe(1);
+    // The chart's script loads on its own, after the figures: waited for, then counted.
+    const chart = page.locator('[data-testid="spend-chart"] canvas');
+    await chart.first().waitFor({ timeout: 10_000 });
+    expect(await chart.count()).toBe(1);
     const top = await adminJson<ListPage<{ id: string; spend_usd: number }>>(`/admin/v1/spend/top?by=key&from=${from}&to=${to}&limit=10`);
     const rows = await page.locator('[data-testid="top-keys"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-id')));
     expect(rows).toEqual(top.data.map((row) => row.id));
@@ -460,6 +463,7 @@ describe('the dashboard, signed in with an API key', () => {
     const logs = await keyJson<ListPage<LogRow>>(keys.notebook.key, '/v1/usage/logs?limit=25');
     expect((await logRows(page)).map((row) => row.id)).toEqual(logs.data.map((row) => row.id));
     expect(logs.data.length).toBe(9);
+    await page.locator('[data-testid="usage-chart"] canvas').first().waitFor({ timeout: 10_000 });
     await screenshot(page, 'usage');
 
     // One view only: no admin link, and an admin address leads back to it.
