@@ -21,6 +21,20 @@ const METHOD = '/bench.Echo/Call';
 const REQUEST_ID = 'req_0123456789abcdef';
 const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 
+const identity = (b) => b;
+/** The one method, bytes in and out (no protobuf on either side: only the transport differs). */
+const ECHO = {
+  Call: {
+    path: METHOD,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: identity,
+    requestDeserialize: identity,
+    responseSerialize: identity,
+    responseDeserialize: identity,
+  },
+};
+
 /** A gRPC message frame: not compressed, 4-byte big-endian length, the bytes. */
 function frame(message) {
   const prefix = Buffer.alloc(5);
@@ -31,21 +45,7 @@ function frame(message) {
 function grpcJsServer() {
   const server = new grpc.Server(channelOptions);
   const response = Buffer.alloc(600, 'r');
-  const identity = (b) => b;
-  server.addService(
-    {
-      Call: {
-        path: METHOD,
-        requestStream: false,
-        responseStream: false,
-        requestSerialize: identity,
-        requestDeserialize: identity,
-        responseSerialize: identity,
-        responseDeserialize: identity,
-      },
-    },
-    { Call: (_call, callback) => callback(null, response) },
-  );
+  server.addService(ECHO, { Call: (_call, callback) => callback(null, response) });
   server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (_error, port) => process.send({ port }));
 }
 
@@ -70,21 +70,7 @@ function bareServer() {
 }
 
 function grpcJsClient(port) {
-  const identity = (b) => b;
-  const Client = grpc.makeGenericClientConstructor(
-    {
-      Call: {
-        path: METHOD,
-        requestStream: false,
-        responseStream: false,
-        requestSerialize: identity,
-        requestDeserialize: identity,
-        responseSerialize: identity,
-        responseDeserialize: identity,
-      },
-    },
-    'Echo',
-  );
+  const Client = grpc.makeGenericClientConstructor(ECHO, 'Echo');
   const client = new Client(`ipv4:127.0.0.1:${port}`, grpc.credentials.createInsecure(), channelOptions);
   return {
     call: (request) =>
