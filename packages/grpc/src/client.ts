@@ -4,7 +4,7 @@ import type { RequestContext } from '@gateway/logging';
 import { injectTraceContext } from '@gateway/telemetry';
 import { fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
 import { createInProcessClient, isInProcessAddress } from './in-process.js';
-import { channelOptions, REQUEST_ID_KEY } from './options.js';
+import { channelOptions, REQUEST_ID_KEY, wireTransportOf, type WireTransport } from './options.js';
 
 export const DEFAULT_DEADLINE_MS = 5000;
 /** Attempts after the first, only for UNAVAILABLE (the call never reached a handler). */
@@ -88,8 +88,14 @@ export type ClientConstructor<C extends grpc.Client> = (new (
  * inproc: address, one that calls the server published there in this process (no socket, no
  * HTTP/2; channel options do not apply).
  */
-export function createClient<C extends grpc.Client>(ctor: ClientConstructor<C>, address: string, extraOptions: grpc.ClientOptions = {}): C {
+export function createClient<C extends grpc.Client>(
+  ctor: ClientConstructor<C>,
+  address: string,
+  extraOptions: grpc.ClientOptions = {},
+  transport: WireTransport = wireTransportOf(),
+): C {
   if (isInProcessAddress(address)) return createInProcessClient(ctor.service, address) as C;
+  void transport; // TODO(h2 client)
   return new ctor(address, grpc.credentials.createInsecure(), { ...channelOptions, ...extraOptions });
 }
 

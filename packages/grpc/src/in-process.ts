@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
+import { serviceError } from './h2-wire.js';
 import { MAX_MESSAGE_BYTES } from './options.js';
 
 // Calls between services that share one process, without a socket. A GrpcServer publishes its
@@ -178,11 +179,6 @@ function statusOf(
   const details =
     validCode && typeof error.details === 'string' ? error.details : 'message' in error ? String(error.message) : 'Unknown Error';
   return { code: validCode ? (error.code as grpc.status) : grpc.status.UNKNOWN, details, metadata: trailer ?? error.metadata ?? undefined };
-}
-
-/** A ServiceError as grpc-js builds one from a status (callErrorFromStatus, without the caller's stack). */
-function serviceError(code: grpc.status, details: string, metadata: grpc.Metadata): grpc.ServiceError {
-  return Object.assign(new Error(`${code} ${grpc.status[code]}: ${details}`), { code, details, metadata });
 }
 
 /**

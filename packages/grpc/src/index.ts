@@ -12,6 +12,13 @@ export {
   type HealthStatus,
 } from './client.js';
 export { toServiceError, fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
-export { channelOptions, MAX_MESSAGE_BYTES, REQUEST_ID_KEY } from './options.js';
+export {
+  channelOptions,
+  MAX_MESSAGE_BYTES,
+  REQUEST_ID_KEY,
+  WIRE_TRANSPORT_ENV,
+  wireTransportOf,
+  type WireTransport,
+} from './options.js';
 export { UPSTREAM_MS_KEY, upstreamMetadata, upstreamMsOf } from './upstream-time.js';
 export { inProcessAddress, isInProcessAddress, IN_PROCESS_SCHEME } from './in-process.js';

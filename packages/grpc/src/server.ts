@@ -13,7 +13,7 @@ import {
 } from '@gateway/telemetry';
 import { toServiceError } from './errors.js';
 import { InProcessEndpoint } from './in-process.js';
-import { channelOptions, REQUEST_ID_KEY } from './options.js';
+import { channelOptions, REQUEST_ID_KEY, wireTransportOf, type WireTransport } from './options.js';
 import { upstreamMetadata } from './upstream-time.js';
 
 // grpc-js writes its own "E …" lines to stderr (a port already taken, for one) beside what the
@@ -31,6 +31,8 @@ export interface GrpcServerOptions {
   checks?: Readonly<Record<string, ReadinessCheck>>;
   /** How long in-flight calls may run on close before they are cut. */
   shutdownGraceMs?: number;
+  /** What serves callers in other processes; GATEWAY_GRPC_TRANSPORT's choice (h2) when unset. */
+  transport?: WireTransport;
 }
 
 /** What a handler knows about its call. */
@@ -110,6 +112,7 @@ export class GrpcServer {
   readonly #serviceNames = new Set<string>(['']);
   readonly #shutdownGraceMs: number;
   readonly #service: string;
+  readonly #transport: WireTransport;
   #draining = false;
 
   constructor(options: GrpcServerOptions) {
@@ -117,6 +120,8 @@ export class GrpcServer {
     this.#service = options.service ?? 'unknown';
     this.#checks = options.checks ?? {};
     this.#shutdownGraceMs = options.shutdownGraceMs ?? 10_000;
+    this.#transport = options.transport ?? wireTransportOf();
+    void this.#transport; // TODO(h2 server)
     const health = protos().grpc.health.v1.Health.service;
     const healthHandlers = this.#healthHandlers();
     this.#server.addService(health, healthHandlers);
