@@ -74,5 +74,5 @@ VOLUME ["/data"]
 # /metrics (METRICS_PORT), off the public port.
 EXPOSE 4000 50051 50052 50053 9464
 # The same Node flags as the first line of packages/cli/bin/gateway.js (see there).
-ENTRYPOINT ["node", "--max-semi-space-size=16", "packages/cli/bin/gateway.js"]
+ENTRYPOINT ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "packages/cli/bin/gateway.js"]
 CMD ["start"]

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { freePort, startNats } from './lib/nats.mjs';
 import { json, writeChatConfig } from './lib/config.mjs';
-import { gatewayCommand, rssMiB, start, stopAll } from './lib/procs.mjs';
+import { cpuSeconds, gatewayCommand, rssMiB, start, stopAll } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CALLS = Number(process.env.MEMORY_CALLS ?? 200_000);
@@ -77,6 +77,7 @@ async function run(mode) {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const body = JSON.stringify({ model: 'bench-fast', messages: [{ role: 'user', content: 'Hello there' }] });
   const samples = [{ calls: 0, rss: Object.fromEntries(Object.entries(gateway.pids).map(([n, pid]) => [n, rssMiB(pid)])) }];
+  const cpuBefore = Object.fromEntries(Object.entries(gateway.pids).map(([n, pid]) => [n, cpuSeconds(pid)]));
   let sent = 0;
   let done = 0;
   let errors = 0;
@@ -96,14 +97,15 @@ async function run(mode) {
     }
   };
   await Promise.all(Array.from({ length: 50 }, worker));
+  const cpuUs = Object.fromEntries(Object.entries(gateway.pids).map(([n, pid]) => [n, ((cpuSeconds(pid) - cpuBefore[n]) * 1e6) / CALLS]));
   await pool.close();
   stopAll([gateway.child]);
-  return { samples, errors, seconds: (performance.now() - startedAt) / 1000 };
+  return { samples, errors, cpuUs, seconds: (performance.now() - startedAt) / 1000 };
 }
 
 const results = {};
 for (const mode of MODES) results[mode] = await run(mode);
-for (const [mode, { samples, errors, seconds }] of Object.entries(results)) {
+for (const [mode, { samples, errors, cpuUs, seconds }] of Object.entries(results)) {
   const names = Object.keys(samples[0].rss);
   console.log(
     `\n${mode === 'one' ? 'One process' : 'Separate processes (NATS)'}: ${CALLS} calls in ${seconds.toFixed(0)} s, ${errors} errors. RSS in MiB:\n`,
@@ -113,8 +115,9 @@ for (const [mode, { samples, errors, seconds }] of Object.entries(results)) {
   for (const s of samples) console.log(`| ${s.calls} | ${names.map((n) => s.rss[n].toFixed(0)).join(' | ')} |`);
   const peak = Object.fromEntries(names.map((n) => [n, Math.max(...samples.slice(1).map((s) => s.rss[n]))]));
   const growth = Object.fromEntries(names.map((n) => [n, samples.at(-1).rss[n] - samples[2].rss[n]]));
+  console.log(`\nCPU per call: ${names.map((n) => `${n} ${cpuUs[n].toFixed(0)} µs`).join(', ')}`);
   console.log(
-    `\npeak: ${names.map((n) => `${n} ${peak[n].toFixed(0)} MiB`).join(', ')}; from 20% of the calls to the end: ${names.map((n) => `${n} ${growth[n] >= 0 ? '+' : ''}${growth[n].toFixed(0)} MiB`).join(', ')}`,
+    `peak: ${names.map((n) => `${n} ${peak[n].toFixed(0)} MiB`).join(', ')}; from 20% of the calls to the end: ${names.map((n) => `${n} ${growth[n] >= 0 ? '+' : ''}${growth[n].toFixed(0)} MiB`).join(', ')}`,
   );
 }
 process.exit(0);

@@ -223,7 +223,7 @@ describe('Dockerfile', () => {
         ?.replace(/^#!\/usr\/bin\/env -S node ?/, '')
         .split(' ')
         .filter(Boolean) ?? [];
-    expect(flags).toContain('--max-semi-space-size=16');
+    expect(flags).toEqual(['--max-semi-space-size=16', '--heap-growing-percent=50']);
     expect(runtime).toContain(`ENTRYPOINT ${JSON.stringify(['node', ...flags, 'packages/cli/bin/gateway.js']).replaceAll(',', ', ')}`);
     expect(runtime).toContain('CMD ["start"]');
     expect(existsSync(`${root}packages/cli/bin/gateway.js`)).toBe(true);
