@@ -3,6 +3,7 @@ import { protos, type HealthCheckResponse__Output, type HealthClient } from '@ga
 import type { RequestContext } from '@gateway/logging';
 import { injectTraceContext } from '@gateway/telemetry';
 import { fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
+import { createH2Client, isH2Target } from './h2-client.js';
 import { createInProcessClient, isInProcessAddress } from './in-process.js';
 import { channelOptions, REQUEST_ID_KEY, wireTransportOf, type WireTransport } from './options.js';
 
@@ -84,9 +85,12 @@ export type ClientConstructor<C extends grpc.Client> = (new (
 ) => C) & { service: grpc.ServiceDefinition };
 
 /**
- * Builds a client for one of the contracts' services, with the gateway's channel options; for an
- * inproc: address, one that calls the server published there in this process (no socket, no
- * HTTP/2; channel options do not apply).
+ * Builds a client for one of the contracts' services: for an inproc: address, one that calls the
+ * server published there in this process (no socket, no HTTP/2); with the h2 transport (the
+ * default), the gateway's own client on Node's http2 module for any target it reaches (host:port,
+ * dns:, ipv4:, ipv6:); otherwise grpc-js's, with the gateway's channel options and `extraOptions`.
+ * The h2 client never shares its connections with another client, so it already behaves as
+ * 'grpc.use_local_subchannel_pool' asks; grpc-js channel options do not apply to it.
  */
 export function createClient<C extends grpc.Client>(
   ctor: ClientConstructor<C>,
@@ -95,7 +99,7 @@ export function createClient<C extends grpc.Client>(
   transport: WireTransport = wireTransportOf(),
 ): C {
   if (isInProcessAddress(address)) return createInProcessClient(ctor.service, address) as C;
-  void transport; // TODO(h2 client)
+  if (transport === 'h2' && isH2Target(address)) return createH2Client(ctor.service, address) as C;
   return new ctor(address, grpc.credentials.createInsecure(), { ...channelOptions, ...extraOptions });
 }
 
