@@ -26,7 +26,8 @@ export function inProcessAddress(name: string): string {
 
 type Method = grpc.MethodDefinition<unknown, unknown>;
 
-type ServedMethod = {
+/** A method a server answers, by the kind of handler it has (shared with the HTTP/2 server). */
+export type ServedMethod = {
   readonly definition: Method;
   /** Still answered while the server drains (health: it says NOT_SERVING rather than refusing). */
   readonly answeredWhileDraining: boolean;
@@ -43,6 +44,33 @@ interface Caller {
   receiveMessage(message: Buffer): boolean;
   /** The call's end; undefined metadata stands for empty. */
   receiveStatus(code: grpc.status, details: string, metadata: grpc.Metadata | undefined): void;
+}
+
+/**
+ * Adds a service's implemented unary and server-streaming methods to `methods`, by path
+ * (client-streaming ones are left out: the gateway's handlers never take a request stream).
+ */
+export function addServedMethods(
+  methods: Map<string, ServedMethod>,
+  definition: grpc.ServiceDefinition,
+  implementation: grpc.UntypedServiceImplementation,
+  answeredWhileDraining: boolean,
+): void {
+  for (const [name, method] of Object.entries(definition) as [string, Method][]) {
+    const handler = implementation[name] ?? (method.originalName === undefined ? undefined : implementation[method.originalName]);
+    if (handler === undefined || method.requestStream) continue;
+    methods.set(
+      method.path,
+      method.responseStream
+        ? {
+            definition: method,
+            answeredWhileDraining,
+            kind: 'serverStream',
+            handler: handler as grpc.handleServerStreamingCall<unknown, unknown>,
+          }
+        : { definition: method, answeredWhileDraining, kind: 'unary', handler: handler as grpc.handleUnaryCall<unknown, unknown> },
+    );
+  }
 }
 
 /** Every published endpoint of this process, by address. */
@@ -62,21 +90,7 @@ export class InProcessEndpoint {
 
   /** Registers a service's implemented methods (client-streaming ones are not served in process). */
   addService(definition: grpc.ServiceDefinition, implementation: grpc.UntypedServiceImplementation, answeredWhileDraining = false): void {
-    for (const [name, method] of Object.entries(definition) as [string, Method][]) {
-      const handler = implementation[name] ?? (method.originalName === undefined ? undefined : implementation[method.originalName]);
-      if (handler === undefined || method.requestStream) continue;
-      this.#methods.set(
-        method.path,
-        method.responseStream
-          ? {
-              definition: method,
-              answeredWhileDraining,
-              kind: 'serverStream',
-              handler: handler as grpc.handleServerStreamingCall<unknown, unknown>,
-            }
-          : { definition: method, answeredWhileDraining, kind: 'unary', handler: handler as grpc.handleUnaryCall<unknown, unknown> },
-      );
-    }
+    addServedMethods(this.#methods, definition, implementation, answeredWhileDraining);
   }
 
   /** Answers clients in this process that dial `address` (an inproc: address). */
@@ -171,7 +185,7 @@ function messageOf(error: unknown): string {
 }
 
 /** A handler's failure as the status it ends the call with (grpc-js's serverErrorToStatus). */
-function statusOf(
+export function statusOf(
   error: grpc.ServerErrorResponse | Partial<grpc.StatusObject>,
   trailer: grpc.Metadata | undefined,
 ): { code: grpc.status; details: string; metadata: grpc.Metadata | undefined } {

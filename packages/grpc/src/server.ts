@@ -12,6 +12,7 @@ import {
   type TracedScope,
 } from '@gateway/telemetry';
 import { toServiceError } from './errors.js';
+import { addressInUse, H2Endpoint } from './h2-server.js';
 import { InProcessEndpoint } from './in-process.js';
 import { channelOptions, REQUEST_ID_KEY, wireTransportOf, type WireTransport } from './options.js';
 import { upstreamMetadata } from './upstream-time.js';
@@ -33,6 +34,10 @@ export interface GrpcServerOptions {
   shutdownGraceMs?: number;
   /** What serves callers in other processes; GATEWAY_GRPC_TRANSPORT's choice (h2) when unset. */
   transport?: WireTransport;
+  /** Connections get a GOAWAY after about this long (±10%); channelOptions' (5 min) when unset. For tests. */
+  maxConnectionAgeMs?: number;
+  /** How long calls on a connection past its age may still run; channelOptions' (1 h) when unset. For tests. */
+  maxConnectionAgeGraceMs?: number;
 }
 
 /** What a handler knows about its call. */
@@ -104,7 +109,8 @@ function statusName(code: grpc.status | undefined): string {
 export const LIVENESS_SERVICE = 'liveness';
 
 export class GrpcServer {
-  readonly #server = new grpc.Server(channelOptions);
+  /** What serves other processes: the gateway's own HTTP/2 server (transport h2) or grpc-js's. */
+  readonly #server: { h2: H2Endpoint; grpcJs?: undefined } | { h2?: undefined; grpcJs: grpc.Server };
   /** The same handlers for callers in this process (see listenInProcess). */
   readonly #inProcess = new InProcessEndpoint();
   readonly #logger: Logger;
@@ -121,11 +127,24 @@ export class GrpcServer {
     this.#checks = options.checks ?? {};
     this.#shutdownGraceMs = options.shutdownGraceMs ?? 10_000;
     this.#transport = options.transport ?? wireTransportOf();
-    void this.#transport; // TODO(h2 server)
+    const age = { maxConnectionAgeMs: options.maxConnectionAgeMs, maxConnectionAgeGraceMs: options.maxConnectionAgeGraceMs };
+    this.#server =
+      this.#transport === 'h2'
+        ? { h2: new H2Endpoint(age) }
+        : {
+            grpcJs: new grpc.Server({
+              ...channelOptions,
+              ...(age.maxConnectionAgeMs === undefined ? {} : { 'grpc.max_connection_age_ms': age.maxConnectionAgeMs }),
+              ...(age.maxConnectionAgeGraceMs === undefined ? {} : { 'grpc.max_connection_age_grace_ms': age.maxConnectionAgeGraceMs }),
+            }),
+          };
     const health = protos().grpc.health.v1.Health.service;
     const healthHandlers = this.#healthHandlers();
-    this.#server.addService(health, healthHandlers);
-    // Health is still answered in process while the server drains, so it can say NOT_SERVING.
+    // Health is still answered while the server drains, so it can say NOT_SERVING: in process,
+    // and over HTTP/2 on a connection that is still open (a drain sends GOAWAY on every one, so
+    // new probes find the server unreachable, as with grpc-js).
+    if (this.#server.h2) this.#server.h2.addService(health, healthHandlers, true);
+    else this.#server.grpcJs.addService(health, healthHandlers);
     this.#inProcess.addService(health, healthHandlers, true);
   }
 
@@ -141,7 +160,8 @@ export class GrpcServer {
     this.#serviceNames.add(name);
     const implemented: grpc.UntypedServiceImplementation = {};
     for (const [method, handler] of Object.entries(handlers)) if (handler) implemented[method] = handler;
-    this.#server.addService(definition, implemented);
+    if (this.#server.h2) this.#server.h2.addService(definition, implemented);
+    else this.#server.grpcJs.addService(definition, implemented);
     this.#inProcess.addService(definition, implemented);
   }
 
@@ -280,17 +300,13 @@ export class GrpcServer {
    * can say which one.
    */
   async listen(address: string): Promise<number> {
+    const { h2, grpcJs } = this.#server;
+    if (h2) return h2.listen(address);
     return new Promise((resolve, reject) => {
-      this.#server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, port) => {
+      grpcJs.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, port) => {
         if (!error) return resolve(port);
         if (!/EADDRINUSE/.test(error.message)) return reject(error);
-        const taken = Number(address.slice(address.lastIndexOf(':') + 1));
-        reject(
-          Object.assign(new Error(`listen EADDRINUSE: address already in use ${address}`, { cause: error }), {
-            code: 'EADDRINUSE',
-            port: taken,
-          }),
-        );
+        reject(addressInUse(address, error));
       });
     });
   }
@@ -311,9 +327,12 @@ export class GrpcServer {
   async close(): Promise<void> {
     this.#draining = true;
     this.#inProcess.drain();
+    const { h2, grpcJs } = this.#server;
+    // Over HTTP/2: no new connections, GOAWAY on every open one; resolves once all have closed.
+    const stopped = h2 ? h2.drain() : new Promise<void>((resolve) => grpcJs.tryShutdown(() => resolve()));
     let timer: NodeJS.Timeout | undefined;
     const drained = await Promise.race([
-      Promise.all([new Promise<void>((resolve) => this.#server.tryShutdown(() => resolve())), this.#inProcess.idle()]).then(() => true),
+      Promise.all([stopped, h2?.idle(), this.#inProcess.idle()]).then(() => true),
       new Promise<false>((resolve) => {
         timer = setTimeout(() => resolve(false), this.#shutdownGraceMs);
         timer.unref();
@@ -321,8 +340,11 @@ export class GrpcServer {
     ]);
     clearTimeout(timer);
     if (!drained) {
-      this.#server.forceShutdown();
+      grpcJs?.forceShutdown();
+      h2?.cutAll();
       this.#inProcess.cutAll();
+      // The port is free once the cut connections have closed.
+      if (h2) await stopped;
     }
     this.#inProcess.close();
   }
