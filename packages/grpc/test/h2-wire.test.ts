@@ -12,6 +12,7 @@ import {
   metadataOfHeaders,
   statusOfTrailers,
 } from '../src/h2-wire.js';
+import { wireTransportOf } from '../src/options.js';
 
 describe('the gRPC wire format', () => {
   it('reads messages however DATA chunks split or join them', () => {
@@ -90,5 +91,15 @@ describe('the gRPC wire format', () => {
     expect(status.metadata.get('gateway-error-code')).toEqual(['rate_limited']);
     expect(statusOfTrailers({}).code).toBe(grpc.status.UNKNOWN);
     expect(statusOfTrailers({ 'grpc-status': '99' }).code).toBe(grpc.status.UNKNOWN);
+  });
+});
+
+describe('the transport choice', () => {
+  it('is h2 unless GATEWAY_GRPC_TRANSPORT says grpc-js, and refuses anything else', () => {
+    expect(wireTransportOf({})).toBe('h2');
+    expect(wireTransportOf({ GATEWAY_GRPC_TRANSPORT: '' })).toBe('h2');
+    expect(wireTransportOf({ GATEWAY_GRPC_TRANSPORT: 'h2' })).toBe('h2');
+    expect(wireTransportOf({ GATEWAY_GRPC_TRANSPORT: 'grpc-js' })).toBe('grpc-js');
+    expect(() => wireTransportOf({ GATEWAY_GRPC_TRANSPORT: 'grpc' })).toThrow(/GATEWAY_GRPC_TRANSPORT must be h2 or grpc-js, not "grpc"/);
   });
 });
