@@ -5,13 +5,16 @@
 // bare http2 server, each pair measured in turn. The wire is gRPC's either way (length-prefixed
 // messages, grpc-status in trailers), so each bare side talks to the other's grpc-js side.
 // Prints calls per second and each process's CPU per call: the share of a hop grpc-js's own
-// layers (call objects, filters, resolver and balancer, channelz hooks) cost on each side.
+// layers (call objects, filters, resolver and balancer, channelz hooks) cost on each side. The
+// gateway's own client and server on node:http2 (the h2 transport, packages/grpc) are measured
+// the same way, against grpc-js's other side and against each other.
 // Usage: npm run build && node bench/grpc-hop.mjs   (GRPC_SECONDS=4, GRPC_ROUNDS=3)
 import { fork } from 'node:child_process';
 import http2 from 'node:http2';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
-import { channelOptions } from '@gateway/grpc';
+import { channelOptions, createClient, GrpcServer } from '@gateway/grpc';
+import { silentLogger } from '@gateway/logging';
 import { cpuSeconds } from './lib/procs.mjs';
 
 const SECONDS = Number(process.env.GRPC_SECONDS ?? 4);
@@ -69,6 +72,30 @@ function bareServer() {
   server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 }
 
+/** The gateway's GrpcServer on the h2 transport, with the raw handler (no wrapper), as grpc-js's above. */
+function gatewayServer() {
+  const server = new GrpcServer({ logger: silentLogger(), transport: 'h2' });
+  const response = Buffer.alloc(600, 'r');
+  server.addService('bench.Echo', ECHO, { Call: (_call, callback) => callback(null, response) });
+  server.listen('127.0.0.1:0').then((port) => process.send({ port }));
+}
+
+/** The gateway's h2 client (createClient with the h2 transport), called as grpc-js's client is. */
+function gatewayClient(port) {
+  const Client = grpc.makeGenericClientConstructor(ECHO, 'Echo');
+  const client = createClient(Client, `ipv4:127.0.0.1:${port}`, {}, 'h2');
+  return {
+    call: (request) =>
+      new Promise((resolve, reject) => {
+        const metadata = new grpc.Metadata();
+        metadata.set('x-request-id', REQUEST_ID);
+        metadata.set('traceparent', TRACEPARENT);
+        client.Call(request, metadata, { deadline: Date.now() + 10_000 }, (error, reply) => (error ? reject(error) : resolve(reply)));
+      }),
+    close: () => client.close(),
+  };
+}
+
 function grpcJsClient(port) {
   const Client = grpc.makeGenericClientConstructor(ECHO, 'Echo');
   const client = new Client(`ipv4:127.0.0.1:${port}`, grpc.credentials.createInsecure(), channelOptions);
@@ -117,11 +144,15 @@ const PAIRS = [
   { client: 'bare http2', server: 'grpc-js' },
   { client: 'grpc-js', server: 'bare http2' },
   { client: 'bare http2', server: 'bare http2' },
+  { client: 'gateway h2', server: 'grpc-js' },
+  { client: 'grpc-js', server: 'gateway h2' },
+  { client: 'gateway h2', server: 'gateway h2' },
 ];
+const SERVERS = { 'grpc-js': grpcJsServer, 'bare http2': bareServer, 'gateway h2': gatewayServer };
+const CLIENTS = { 'grpc-js': grpcJsClient, 'bare http2': bareClient, 'gateway h2': gatewayClient };
 
 if (process.argv[2] === 'server') {
-  if (process.argv[3] === 'grpc-js') grpcJsServer();
-  else bareServer();
+  SERVERS[process.argv[3]]();
 } else {
   const request = Buffer.alloc(300, 'q');
   const rows = [];
@@ -146,9 +177,9 @@ if (process.argv[2] === 'server') {
   }
 
   async function measure(pair) {
-    const child = fork(fileURLToPath(import.meta.url), ['server', pair.server === 'grpc-js' ? 'grpc-js' : 'bare']);
+    const child = fork(fileURLToPath(import.meta.url), ['server', pair.server]);
     const { port } = await new Promise((resolve) => child.once('message', resolve));
-    const client = pair.client === 'grpc-js' ? grpcJsClient(port) : bareClient(port);
+    const client = CLIENTS[pair.client](port);
     // Warm the connection and both sides' JIT.
     for (let i = 0; i < 2000; i += 1) await client.call(request);
     const clientBefore = cpuSeconds(process.pid);
