@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -44,12 +44,18 @@ const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 const CHECKPOINT_INTERVAL_MS = 200;
 /** WAL pages past which the checkpointer also makes writers wait for a full checkpoint (about 64 MiB). */
 const WAL_PAGES_HARD_LIMIT = 16_384;
+/** WAL bytes past which the checkpointer starts: stores that are barely written never need it. */
+const CHECKPOINTER_START_WAL_BYTES = 1024 * 1024;
+const CHECKPOINTER_START_CHECK_MS = 1000;
 
 // Checkpoints (copying the WAL back into the database file, with its fsyncs) take milliseconds.
 // SQLite runs them inside whichever commit crosses the threshold, which would stall the event
 // loop every few thousand writes; they run instead on a connection of their own in a worker
 // thread. A PASSIVE checkpoint never blocks the writer; should the WAL still grow past the hard
 // limit (writes that never pause), a RESTART checkpoint makes the writer wait once for it.
+// The thread (a V8 isolate of its own, ~12 MiB) starts only once the WAL passes 1 MiB: a store
+// that is barely written (a service's outbox while NATS acknowledges) never pays for it, and
+// its WAL is folded in at close.
 const CHECKPOINTER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -374,7 +380,9 @@ class SqliteDatabase {
   readonly #commit: Database.Statement;
   readonly #rollback: Database.Statement;
   readonly #sweeper: NodeJS.Timeout;
-  readonly #checkpointer: Worker | undefined;
+  #checkpointer: Worker | undefined;
+  /** Until the checkpointer starts: the WAL's size is looked at once a second. */
+  #checkpointerStart: NodeJS.Timeout | undefined;
   #sweeping = false;
   refs = 0;
   closed = false;
@@ -391,19 +399,44 @@ class SqliteDatabase {
     this.db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     if (checkpoints === 'background') {
       this.db.exec('PRAGMA wal_autocheckpoint = 0');
-      this.#checkpointer = new Worker(CHECKPOINTER, {
-        eval: true,
-        workerData: { driver: driverPath, file, intervalMs: CHECKPOINT_INTERVAL_MS, hardLimit: WAL_PAGES_HARD_LIMIT },
-        // A thread that only copies pages: a small heap.
-        resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
-      });
-      this.#checkpointer.unref();
+      if (!this.#startCheckpointerOnceWritten()) {
+        this.#checkpointerStart = setInterval(() => this.#startCheckpointerOnceWritten(), CHECKPOINTER_START_CHECK_MS);
+        this.#checkpointerStart.unref();
+      }
     }
     this.#begin = this.db.prepare('BEGIN IMMEDIATE');
     this.#commit = this.db.prepare('COMMIT');
     this.#rollback = this.db.prepare('ROLLBACK');
     this.#sweeper = setInterval(() => void this.sweep(), TTL_SWEEP_INTERVAL_MS);
     this.#sweeper.unref();
+  }
+
+  /** Starts the checkpointer once the WAL has grown past its threshold; true once it runs. */
+  #startCheckpointerOnceWritten(): boolean {
+    if (this.#checkpointer !== undefined) return true;
+    if (this.closed) return false;
+    let walBytes = 0;
+    try {
+      walBytes = statSync(`${this.file}-wal`).size;
+    } catch {
+      // No WAL yet.
+    }
+    if (walBytes < CHECKPOINTER_START_WAL_BYTES) return false;
+    clearInterval(this.#checkpointerStart);
+    this.#checkpointerStart = undefined;
+    this.#checkpointer = new Worker(CHECKPOINTER, {
+      eval: true,
+      workerData: { driver: driverPath, file: this.file, intervalMs: CHECKPOINT_INTERVAL_MS, hardLimit: WAL_PAGES_HARD_LIMIT },
+      // A thread that only copies pages: a small heap.
+      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+    });
+    this.#checkpointer.unref();
+    return true;
+  }
+
+  /** Whether the background checkpointer runs (for tests). */
+  get checkpointing(): boolean {
+    return this.#checkpointer !== undefined;
   }
 
   /** A prepared statement per SQL text; queries bind their values, so the texts are few. */
@@ -546,6 +579,7 @@ class SqliteDatabase {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.#sweeper);
+    clearInterval(this.#checkpointerStart);
     if (this.#checkpointer) {
       const exited = new Promise((done) => this.#checkpointer?.once('exit', done));
       // Held until it has exited: a process whose last work is this close must wait for it.
@@ -823,6 +857,11 @@ export class SqliteStore implements DocumentStore {
   explain(collection: string, filter: Filter, options: FindOptions = {}): string {
     this.#assertOpen();
     return new SqliteCollection(this.#base, collection, this.#base.ensureTable(collection, [])).explain(filter, options);
+  }
+
+  /** Whether checkpoints run in their thread yet (it starts once the WAL passes 1 MiB). */
+  get checkpointing(): boolean {
+    return this.#base.checkpointing;
   }
 
   /** Removes expired documents now (the store also does it every 30 s); returns how many. */

@@ -44,6 +44,25 @@ describe('embedded store (SQLite)', () => {
     await second.close();
   });
 
+  it('starts its checkpoint thread only once the WAL passes 1 MiB, and folds a small WAL in at close', async () => {
+    const dir = await tempDir();
+    const store = new SqliteStore(dir);
+    const docs = await store.collection<Counter & { pad: string }>('docs');
+    await docs.insertOne({ _id: 'one', n: 1, pad: '' });
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(store.checkpointing).toBe(false);
+    const pad = 'x'.repeat(4000);
+    for (let i = 0; i < 400; i += 1) await docs.insertOne({ _id: `d${i}`, n: i, pad });
+    expect((await stat(join(dir, 'gateway.db-wal'))).size).toBeGreaterThan(1024 * 1024);
+    await expect.poll(() => store.checkpointing, { timeout: 3000, interval: 100 }).toBe(true);
+    await store.close();
+    expect((await stat(join(dir, 'gateway.db-wal')).catch(() => ({ size: 0 }))).size).toBe(0);
+    // A fresh store has none.
+    const small = new SqliteStore(await tempDir());
+    expect(small.checkpointing).toBe(false);
+    await small.close();
+  });
+
   it('shares one connection between handles on the same folder; the file closes with the last', async () => {
     const dir = await tempDir();
     const a = new SqliteStore(dir);
