@@ -236,14 +236,15 @@ describe('the h2 client', () => {
     const client = h2Client(`127.0.0.1:${port}`);
     const started = Date.now();
     const { error } = await rawCall(client).done;
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(Date.now() - started).toBeLessThan(1500);
     expect(error).toMatchObject({ code: grpc.status.UNAVAILABLE });
     expect(error?.details).toContain(`No connection established to 127.0.0.1:${port}`);
     expect(isTransportUnavailable(error)).toBe(true);
     // While the address keeps failing, calls fail fast rather than wait.
     const again = Date.now();
     expect((await rawCall(client).done).error).toMatchObject({ code: grpc.status.UNAVAILABLE });
-    expect(Date.now() - again).toBeLessThan(100);
+    // (Margins are for a busy machine: waiting would take the 20 s connect timeout.)
+    expect(Date.now() - again).toBeLessThan(1000);
 
     setTimeout(() => void namedServer('late', port), 100);
     const response = await unary(client, client.ListModels, {}, { retries: 6, deadlineMs: 4000 });
@@ -286,7 +287,8 @@ describe('the h2 client', () => {
     const deadline = Date.now() + 3000;
     await new Promise((resolve) => client.ListModels({}, new grpc.Metadata(), { deadline: new Date(deadline) }, resolve));
     const received = seen instanceof Date ? seen.getTime() : Number(seen);
-    expect(Math.abs(received - deadline)).toBeLessThan(100);
+    // The deadline travels as milliseconds left: the server's is the caller's, give or take the transit.
+    expect(Math.abs(received - deadline)).toBeLessThan(500);
   });
 
   it('carries messages over 64 KiB and of several MiB both ways, and refuses to send one over 64 MiB', async () => {
@@ -386,7 +388,9 @@ describe('the h2 client', () => {
       },
     });
     const peer = await relay(port);
-    const client = h2Client(`127.0.0.1:${peer.port}`, { keepaliveTimeMs: 100, keepaliveTimeoutMs: 200 });
+    // A second to answer: short enough for the test, long enough that a healthy session's pings
+    // are not missed while the machine is busy (the replacement session pings too).
+    const client = h2Client(`127.0.0.1:${peer.port}`, { keepaliveTimeMs: 100, keepaliveTimeoutMs: 1000 });
     expect((await rawCall(client).done).error).toBeNull();
     const slowMetadata = new grpc.Metadata();
     slowMetadata.set('slow', '1');
@@ -395,9 +399,9 @@ describe('the h2 client', () => {
     peer.freeze();
     const started = Date.now();
     const { error } = await hanging.done;
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(2500);
     expect(error).toMatchObject({ code: grpc.status.UNAVAILABLE });
-    expect(error?.details).toContain('keepalive ping not acknowledged within 200 ms');
+    expect(error?.details).toContain('keepalive ping not acknowledged within 1000 ms');
     expect(isTransportUnavailable(error)).toBe(true);
     expect((await rawCall(client).done).error).toBeNull();
   });
