@@ -80,10 +80,8 @@ function gatewayServer() {
   server.listen('127.0.0.1:0').then((port) => process.send({ port }));
 }
 
-/** The gateway's h2 client (createClient with the h2 transport), called as grpc-js's client is. */
-function gatewayClient(port) {
-  const Client = grpc.makeGenericClientConstructor(ECHO, 'Echo');
-  const client = createClient(Client, `ipv4:127.0.0.1:${port}`, {}, 'h2');
+/** A generated client's unary calls with the gateway's metadata, whoever made the client. */
+function echoCalls(client) {
   return {
     call: (request) =>
       new Promise((resolve, reject) => {
@@ -96,19 +94,15 @@ function gatewayClient(port) {
   };
 }
 
+const EchoClient = grpc.makeGenericClientConstructor(ECHO, 'Echo');
+
+/** The gateway's h2 client (createClient with the h2 transport). */
+function gatewayClient(port) {
+  return echoCalls(createClient(EchoClient, `ipv4:127.0.0.1:${port}`, {}, 'h2'));
+}
+
 function grpcJsClient(port) {
-  const Client = grpc.makeGenericClientConstructor(ECHO, 'Echo');
-  const client = new Client(`ipv4:127.0.0.1:${port}`, grpc.credentials.createInsecure(), channelOptions);
-  return {
-    call: (request) =>
-      new Promise((resolve, reject) => {
-        const metadata = new grpc.Metadata();
-        metadata.set('x-request-id', REQUEST_ID);
-        metadata.set('traceparent', TRACEPARENT);
-        client.Call(request, metadata, { deadline: Date.now() + 10_000 }, (error, reply) => (error ? reject(error) : resolve(reply)));
-      }),
-    close: () => client.close(),
-  };
+  return echoCalls(new EchoClient(`ipv4:127.0.0.1:${port}`, grpc.credentials.createInsecure(), channelOptions));
 }
 
 function bareClient(port) {

@@ -16,6 +16,7 @@ import {
   serviceError,
   statusOfHttpStatus,
   statusOfTrailers,
+  unaryArguments,
 } from './h2-wire.js';
 import { channelOptions, MAX_MESSAGE_BYTES } from './options.js';
 
@@ -711,6 +712,13 @@ class Connection {
     const headers: http2.OutgoingHttpHeaders = { ...method.headers };
     if (call.deadline !== Number.POSITIVE_INFINITY) headers['grpc-timeout'] = encodeTimeout(call.deadline - Date.now());
     if (call.metadata !== undefined) addMetadataHeaders(headers, call.metadata);
+    // A session destroyed (a missed ping) whose 'close' has not come yet: since Node 24 its
+    // request() no longer throws but gives a stream that fails, so it is checked here.
+    if (this.session.destroyed || this.session.closed) {
+      this.retire('the session closed');
+      call.channel.dispatch(call);
+      return;
+    }
     let stream: http2.ClientHttp2Stream;
     try {
       stream = this.session.request(headers);
@@ -750,11 +758,12 @@ class Connection {
     if (this.up) this.subchannel.lost(this);
   }
 
-  /** Ends the session now: its calls fail UNAVAILABLE. */
+  /** Ends the session now: its calls fail UNAVAILABLE; new calls go to another (or its replacement) at once. */
   destroy(reason: string): void {
     this.dropReason = `Connection dropped: ${reason}`;
     this.#lastError = reason;
     this.session.destroy();
+    this.retire(reason);
   }
 
   #schedulePing(): void {
@@ -1112,23 +1121,9 @@ class H2Client {
 
   /** grpc-js's overloads: (argument, [metadata], [options], callback). */
   #unary(method: MethodInfo, argument: unknown, first: unknown, second: unknown, third: unknown): grpc.ClientUnaryCall {
-    let metadata: grpc.Metadata | undefined;
-    let options: grpc.CallOptions | undefined;
-    let callback: unknown;
-    if (typeof third === 'function') {
-      metadata = first as grpc.Metadata | undefined;
-      options = second as grpc.CallOptions | undefined;
-      callback = third;
-    } else if (typeof second === 'function') {
-      if (first instanceof grpc.Metadata) metadata = first;
-      else options = first as grpc.CallOptions | undefined;
-      callback = second;
-    } else {
-      callback = first;
-    }
-    if (typeof callback !== 'function') throw new Error(`${method.path}: a unary call needs a callback`);
+    const { metadata, options, callback } = unaryArguments(method.path, first, second, third);
     this.#checkOpen();
-    const call = new H2UnaryCall(method, this.#channel, metadata, deadlineOf(options), callback as grpc.requestCallback<unknown>);
+    const call = new H2UnaryCall(method, this.#channel, metadata, deadlineOf(options), callback);
     beginCall(call, argument);
     return call;
   }

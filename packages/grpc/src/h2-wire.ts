@@ -5,6 +5,8 @@ import * as grpc from '@grpc/grpc-js';
 // gateway's own client and server on Node's http2 module share with each other and with any
 // other gRPC implementation. Messages are length-prefixed; metadata travels as header fields
 // (binary values, keys ending in -bin, base64-encoded); the status comes in trailers.
+// It also holds what both of the gateway's own transports (h2 and in-process) share of grpc-js's
+// call shapes: its overloads and its ServiceError.
 
 export const GRPC_CONTENT_TYPE = 'application/grpc';
 /** Bytes before each message: a compressed flag and a 4-byte big-endian length. */
@@ -255,4 +257,29 @@ export function statusOfHttpStatus(httpStatus: number): grpc.status {
     default:
       return grpc.status.UNKNOWN;
   }
+}
+
+/** A unary call's arguments after the request, as grpc-js's overloads take them: ([metadata], [options], callback). */
+export function unaryArguments(
+  path: string,
+  first: unknown,
+  second: unknown,
+  third: unknown,
+): { metadata: grpc.Metadata | undefined; options: grpc.CallOptions | undefined; callback: grpc.requestCallback<unknown> } {
+  let metadata: grpc.Metadata | undefined;
+  let options: grpc.CallOptions | undefined;
+  let callback: unknown;
+  if (typeof third === 'function') {
+    metadata = first as grpc.Metadata | undefined;
+    options = second as grpc.CallOptions | undefined;
+    callback = third;
+  } else if (typeof second === 'function') {
+    if (first instanceof grpc.Metadata) metadata = first;
+    else options = first as grpc.CallOptions | undefined;
+    callback = second;
+  } else {
+    callback = first;
+  }
+  if (typeof callback !== 'function') throw new Error(`${path}: a unary call needs a callback`);
+  return { metadata, options, callback: callback as grpc.requestCallback<unknown> };
 }

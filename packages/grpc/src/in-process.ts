@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
-import { serviceError } from './h2-wire.js';
+import { serviceError, unaryArguments } from './h2-wire.js';
 import { MAX_MESSAGE_BYTES } from './options.js';
 
 // Calls between services that share one process, without a socket. A GrpcServer publishes its
@@ -582,23 +582,9 @@ class InProcessClient {
 
   /** grpc-js's overloads: (argument, [metadata], [options], callback). */
   #unary(method: Method, argument: unknown, first: unknown, second: unknown, third: unknown): grpc.ClientUnaryCall {
-    let metadata: grpc.Metadata | undefined;
-    let options: grpc.CallOptions | undefined;
-    let callback: unknown;
-    if (typeof third === 'function') {
-      metadata = first as grpc.Metadata;
-      options = second as grpc.CallOptions;
-      callback = third;
-    } else if (typeof second === 'function') {
-      if (first instanceof grpc.Metadata) metadata = first;
-      else options = first as grpc.CallOptions;
-      callback = second;
-    } else {
-      callback = first;
-    }
-    if (typeof callback !== 'function') throw new Error(`${method.path}: a unary call needs a callback`);
+    const { metadata, options, callback } = unaryArguments(method.path, first, second, third);
     this.#checkOpen();
-    const call = new InProcessUnaryCall(method, this.#address, callback as grpc.requestCallback<unknown>);
+    const call = new InProcessUnaryCall(method, this.#address, callback);
     call.open(argument, metadata, options);
     return call;
   }
