@@ -1,4 +1,4 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
+import { Status as GrpcStatus } from '@grpc/grpc-js/build/src/constants.js';
 
 /** One entry of the error catalog: how a stable code travels over gRPC and leaves over HTTP. */
 export interface ErrorSpec {

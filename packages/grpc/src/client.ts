@@ -1,4 +1,5 @@
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
+import { loadGrpcJs, Metadata } from './grpc-js.js';
 import { protos, type HealthCheckResponse__Output, type HealthClient } from '@gateway/protos';
 import type { RequestContext } from '@gateway/logging';
 import { injectTraceContext } from '@gateway/telemetry';
@@ -18,7 +19,7 @@ export interface CallContext extends RequestContext {
   /** Retries on UNAVAILABLE; defaults to 2. Set 0 for calls that must not repeat. */
   retries?: number;
   /** Receives the response's leading metadata (before the response itself). */
-  onResponseMetadata?: (metadata: grpc.Metadata) => void;
+  onResponseMetadata?: (metadata: Metadata) => void;
 }
 
 // A generated client method is overloaded; conditional types see its last overload,
@@ -30,14 +31,14 @@ export type RequestOf<M> = M extends (argument: infer Req, callback: grpc.reques
 export type ResponseOf<M> = M extends (argument: never, callback: grpc.requestCallback<infer Res>) => grpc.ClientUnaryCall ? Res : never;
 type FullUnaryMethod = (
   argument: unknown,
-  metadata: grpc.Metadata,
+  metadata: Metadata,
   options: grpc.CallOptions,
   callback: grpc.requestCallback<unknown>,
 ) => grpc.ClientUnaryCall;
 
 /** The request id and the current trace context (W3C traceparent/tracestate) for an outgoing call. */
-export function callMetadata(context: CallContext): grpc.Metadata {
-  const metadata = new grpc.Metadata();
+export function callMetadata(context: CallContext): Metadata {
+  const metadata = new Metadata();
   if (context.requestId) metadata.set(REQUEST_ID_KEY, context.requestId);
   injectTraceContext(metadata, context.scope);
   return metadata;
@@ -100,7 +101,7 @@ export function createClient<C extends grpc.Client>(
 ): C {
   if (isInProcessAddress(address)) return createInProcessClient(ctor.service, address) as C;
   if (transport === 'h2' && isH2Target(address)) return createH2Client(ctor.service, address) as C;
-  return new ctor(address, grpc.credentials.createInsecure(), { ...channelOptions, ...extraOptions });
+  return new ctor(address, loadGrpcJs().credentials.createInsecure(), { ...channelOptions, ...extraOptions });
 }
 
 export type HealthStatus = 'SERVING' | 'NOT_SERVING' | 'UNREACHABLE';

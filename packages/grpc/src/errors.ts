@@ -1,4 +1,5 @@
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
+import { Metadata, Status } from './grpc-js.js';
 import { codeForGrpcStatus, GatewayError, isErrorCode } from '@gateway/errors';
 
 // How a GatewayError crosses a gRPC hop: the status from the catalog, and the stable code, the
@@ -10,14 +11,14 @@ const PARAM = 'gateway-error-param';
 const RETRY_AFTER = 'gateway-retry-after';
 
 export function toServiceError(error: GatewayError): Partial<grpc.StatusObject> {
-  const metadata = new grpc.Metadata();
+  const metadata = new Metadata();
   metadata.set(CODE, error.code);
   if (error.param !== undefined) metadata.set(PARAM, error.param);
   if (error.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER, String(error.retryAfterSeconds));
   return { code: error.spec.grpc, details: error.message, metadata };
 }
 
-function first(metadata: grpc.Metadata | undefined, key: string): string | undefined {
+function first(metadata: Metadata | undefined, key: string): string | undefined {
   const value = metadata?.get(key)[0];
   return typeof value === 'string' ? value : undefined;
 }
@@ -44,7 +45,7 @@ export function fromServiceError(error: grpc.ServiceError): GatewayError {
  * opposed to a handler's own service_unavailable, which carries a gateway code.
  */
 export function isTransportUnavailable(error: unknown): error is grpc.ServiceError {
-  return isServiceError(error) && error.code === grpc.status.UNAVAILABLE && first(error.metadata, CODE) === undefined;
+  return isServiceError(error) && error.code === Status.UNAVAILABLE && first(error.metadata, CODE) === undefined;
 }
 
 export function isServiceError(value: unknown): value is grpc.ServiceError {

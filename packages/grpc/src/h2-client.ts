@@ -3,7 +3,8 @@ import { EventEmitter } from 'node:events';
 import * as http2 from 'node:http2';
 import * as net from 'node:net';
 import { Readable } from 'node:stream';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
+import { Metadata, Status } from './grpc-js.js';
 import {
   addMetadataHeaders,
   encodeTimeout,
@@ -193,11 +194,11 @@ interface MethodInfo {
 }
 
 /** Where a call's status metadata comes from: trailers read only when someone needs them. */
-type StatusSource = grpc.Metadata | http2.IncomingHttpHeaders | undefined;
+type StatusSource = Metadata | http2.IncomingHttpHeaders | undefined;
 
-function metadataOf(source: StatusSource): grpc.Metadata {
-  if (source === undefined) return new grpc.Metadata();
-  return source instanceof grpc.Metadata ? source : metadataOfHeaders(source);
+function metadataOf(source: StatusSource): Metadata {
+  if (source === undefined) return new Metadata();
+  return source instanceof Metadata ? source : metadataOfHeaders(source);
 }
 
 /**
@@ -207,7 +208,7 @@ function metadataOf(source: StatusSource): grpc.Metadata {
 interface WireCall {
   readonly method: MethodInfo;
   readonly channel: Channel;
-  readonly metadata: grpc.Metadata | undefined;
+  readonly metadata: Metadata | undefined;
   /** Milliseconds since the epoch; Infinity for none. */
   readonly deadline: number;
   /** The framed request, until sent. */
@@ -226,7 +227,7 @@ interface WireCall {
   receiveHeaders(headers: http2.IncomingHttpHeaders): void;
   receiveMessage(message: Buffer): void;
   /** Ends the call with a status (ignored once ended). */
-  endCall(code: grpc.status, details: string, source: StatusSource): void;
+  endCall(code: Status, details: string, source: StatusSource): void;
 }
 
 /** The call a stream belongs to, on the stream itself (a symbol property: no map, no closure). */
@@ -250,7 +251,7 @@ function settle(call: WireCall): boolean {
 
 function onDeadline(call: WireCall): void {
   call.timer = undefined;
-  call.endCall(grpc.status.DEADLINE_EXCEEDED, 'Deadline exceeded', undefined);
+  call.endCall(Status.DEADLINE_EXCEEDED, 'Deadline exceeded', undefined);
 }
 
 /** Frames the request and hands the call to the channel; failures end it (reported on a later tick). */
@@ -259,16 +260,16 @@ function beginCall(call: WireCall, argument: unknown): void {
   try {
     message = call.method.serialize(argument);
   } catch (error) {
-    call.endCall(grpc.status.INTERNAL, `Request message serialization failure: ${messageOf(error)}`, undefined);
+    call.endCall(Status.INTERNAL, `Request message serialization failure: ${messageOf(error)}`, undefined);
     return;
   }
   if (message.length > MAX_MESSAGE_BYTES) {
-    call.endCall(grpc.status.RESOURCE_EXHAUSTED, `Attempted to send message with a size larger than ${MAX_MESSAGE_BYTES}`, undefined);
+    call.endCall(Status.RESOURCE_EXHAUSTED, `Attempted to send message with a size larger than ${MAX_MESSAGE_BYTES}`, undefined);
     return;
   }
   const remaining = call.deadline - Date.now();
   if (remaining <= 0) {
-    call.endCall(grpc.status.DEADLINE_EXCEEDED, 'Deadline exceeded', undefined);
+    call.endCall(Status.DEADLINE_EXCEEDED, 'Deadline exceeded', undefined);
     return;
   }
   call.request = frameMessage(message);
@@ -302,11 +303,7 @@ function onResponse(this: CallStream, headers: http2.IncomingHttpHeaders & http2
   }
   const contentType = headers['content-type'];
   if (!isGrpcContentType(contentType)) {
-    call.endCall(
-      grpc.status.UNKNOWN,
-      `Received a response with content-type ${contentType ?? '(none)'}, not ${GRPC_CONTENT_TYPE}`,
-      undefined,
-    );
+    call.endCall(Status.UNKNOWN, `Received a response with content-type ${contentType ?? '(none)'}, not ${GRPC_CONTENT_TYPE}`, undefined);
     return;
   }
   call.headersSeen = true;
@@ -347,7 +344,7 @@ function readChunk(call: WireCall, chunk: Buffer): void {
     messages = call.reader.push(chunk);
   } catch (error) {
     if (error instanceof FrameError) call.endCall(error.status, error.message, undefined);
-    else call.endCall(grpc.status.INTERNAL, messageOf(error), undefined);
+    else call.endCall(Status.INTERNAL, messageOf(error), undefined);
     return;
   }
   for (const message of messages) {
@@ -389,38 +386,38 @@ function onClose(this: CallStream): void {
   }
   const connection = call.connection;
   if (connection?.session.destroyed) {
-    call.endCall(grpc.status.UNAVAILABLE, connection.dropReason ?? 'Connection dropped', undefined);
+    call.endCall(Status.UNAVAILABLE, connection.dropReason ?? 'Connection dropped', undefined);
     return;
   }
   const error = call.streamError;
   if (error?.code === 'ERR_HTTP2_OUT_OF_STREAMS') {
-    call.endCall(grpc.status.UNAVAILABLE, 'Stream refused: the session ran out of stream ids', undefined);
+    call.endCall(Status.UNAVAILABLE, 'Stream refused: the session ran out of stream ids', undefined);
     return;
   }
   const rstCode = this.rstCode;
   switch (rstCode) {
     case NGHTTP2_NO_ERROR:
-      call.endCall(grpc.status.INTERNAL, `Received RST_STREAM with code ${rstCode} (Call ended without gRPC status)`, undefined);
+      call.endCall(Status.INTERNAL, `Received RST_STREAM with code ${rstCode} (Call ended without gRPC status)`, undefined);
       return;
     case NGHTTP2_REFUSED_STREAM:
       // Safe to retry: the server never saw the call. A session refusing streams is replaced.
       connection?.retire('the server refused a stream');
-      call.endCall(grpc.status.UNAVAILABLE, 'Stream refused by server', undefined);
+      call.endCall(Status.UNAVAILABLE, 'Stream refused by server', undefined);
       return;
     case NGHTTP2_CANCEL:
-      call.endCall(grpc.status.CANCELLED, 'Call cancelled', undefined);
+      call.endCall(Status.CANCELLED, 'Call cancelled', undefined);
       return;
     case NGHTTP2_ENHANCE_YOUR_CALM:
-      call.endCall(grpc.status.RESOURCE_EXHAUSTED, 'Bandwidth exhausted or memory limit exceeded', undefined);
+      call.endCall(Status.RESOURCE_EXHAUSTED, 'Bandwidth exhausted or memory limit exceeded', undefined);
       return;
     case NGHTTP2_INADEQUATE_SECURITY:
-      call.endCall(grpc.status.PERMISSION_DENIED, 'Protocol not secure enough', undefined);
+      call.endCall(Status.PERMISSION_DENIED, 'Protocol not secure enough', undefined);
       return;
     case NGHTTP2_INTERNAL_ERROR:
-      if (error?.code === 'ECONNRESET' || error?.code === 'ETIMEDOUT') call.endCall(grpc.status.UNAVAILABLE, error.message, undefined);
+      if (error?.code === 'ECONNRESET' || error?.code === 'ETIMEDOUT') call.endCall(Status.UNAVAILABLE, error.message, undefined);
       else
         call.endCall(
-          grpc.status.INTERNAL,
+          Status.INTERNAL,
           error === undefined || error.code === 'ERR_HTTP2_STREAM_ERROR'
             ? `Received RST_STREAM with code ${rstCode} (Internal server error)`
             : `Received RST_STREAM with code ${rstCode} triggered by internal client error: ${error.message}`,
@@ -428,7 +425,7 @@ function onClose(this: CallStream): void {
         );
       return;
     default:
-      call.endCall(grpc.status.INTERNAL, `Received RST_STREAM with code ${rstCode}`, undefined);
+      call.endCall(Status.INTERNAL, `Received RST_STREAM with code ${rstCode}`, undefined);
   }
 }
 
@@ -437,14 +434,14 @@ function endWithTrailers(call: WireCall, trailers: http2.IncomingHttpHeaders): v
   const raw = trailers['grpc-status'];
   if (raw === '0') {
     const message = trailers['grpc-message'];
-    call.endCall(grpc.status.OK, typeof message === 'string' ? message : '', trailers);
+    call.endCall(Status.OK, typeof message === 'string' ? message : '', trailers);
   } else if (raw !== undefined) {
     const status = statusOfTrailers(trailers);
     call.endCall(status.code, status.details, status.metadata);
   } else {
     const httpStatus = Number(trailers[':status'] ?? 200);
     if (httpStatus !== 200) call.endCall(statusOfHttpStatus(httpStatus), `Received HTTP status code ${httpStatus}`, trailers);
-    else call.endCall(grpc.status.UNKNOWN, 'No status information received', trailers);
+    else call.endCall(Status.UNKNOWN, 'No status information received', trailers);
   }
 }
 
@@ -452,7 +449,7 @@ function endWithTrailers(call: WireCall, trailers: http2.IncomingHttpHeaders): v
 class H2UnaryCall extends EventEmitter implements grpc.ClientUnaryCall, WireCall {
   readonly method: MethodInfo;
   readonly channel: Channel;
-  readonly metadata: grpc.Metadata | undefined;
+  readonly metadata: Metadata | undefined;
   readonly deadline: number;
   request: Buffer | undefined = undefined;
   stream: http2.ClientHttp2Stream | undefined = undefined;
@@ -471,7 +468,7 @@ class H2UnaryCall extends EventEmitter implements grpc.ClientUnaryCall, WireCall
   constructor(
     method: MethodInfo,
     channel: Channel,
-    metadata: grpc.Metadata | undefined,
+    metadata: Metadata | undefined,
     deadline: number,
     callback: grpc.requestCallback<unknown>,
   ) {
@@ -484,7 +481,7 @@ class H2UnaryCall extends EventEmitter implements grpc.ClientUnaryCall, WireCall
   }
 
   cancel(): void {
-    this.endCall(grpc.status.CANCELLED, 'Cancelled on client', undefined);
+    this.endCall(Status.CANCELLED, 'Cancelled on client', undefined);
   }
 
   getPeer(): string {
@@ -502,20 +499,20 @@ class H2UnaryCall extends EventEmitter implements grpc.ClientUnaryCall, WireCall
 
   receiveMessage(message: Buffer): void {
     if (this.#answered) {
-      this.endCall(grpc.status.UNIMPLEMENTED, 'Too many responses received', undefined);
+      this.endCall(Status.UNIMPLEMENTED, 'Too many responses received', undefined);
       return;
     }
     try {
       this.#response = this.method.deserialize(message);
       this.#answered = true;
     } catch (error) {
-      this.endCall(grpc.status.INTERNAL, `Response message parsing error: ${messageOf(error)}`, undefined);
+      this.endCall(Status.INTERNAL, `Response message parsing error: ${messageOf(error)}`, undefined);
     }
   }
 
-  endCall(code: grpc.status, details: string, source: StatusSource): void {
+  endCall(code: Status, details: string, source: StatusSource): void {
     if (!settle(this)) return;
-    if (code === grpc.status.OK && this.#answered) {
+    if (code === Status.OK && this.#answered) {
       // The hot path: straight from the stream's 'end', no Metadata unless 'status' is listened to.
       this.#callback(null, this.#response);
       if (this.listenerCount('status') > 0) this.emit('status', { code, details, metadata: metadataOf(source) });
@@ -526,10 +523,10 @@ class H2UnaryCall extends EventEmitter implements grpc.ClientUnaryCall, WireCall
     process.nextTick(H2UnaryCall.#fail, this, code, details, metadataOf(source));
   }
 
-  static #fail(call: H2UnaryCall, code: grpc.status, details: string, metadata: grpc.Metadata): void {
+  static #fail(call: H2UnaryCall, code: Status, details: string, metadata: Metadata): void {
     // An OK status without a message is grpc-js's UNIMPLEMENTED 'No message received'; the
     // 'status' event still says what the server sent.
-    if (code === grpc.status.OK) call.#callback(serviceError(grpc.status.UNIMPLEMENTED, 'No message received', metadata));
+    if (code === Status.OK) call.#callback(serviceError(Status.UNIMPLEMENTED, 'No message received', metadata));
     else call.#callback(serviceError(code, details, metadata));
     call.emit('status', { code, details, metadata });
   }
@@ -540,7 +537,7 @@ class H2ResponseStream extends Readable implements grpc.ClientReadableStream<unk
   readonly deserialize: (chunk: Buffer) => unknown;
   readonly method: MethodInfo;
   readonly channel: Channel;
-  readonly metadata: grpc.Metadata | undefined;
+  readonly metadata: Metadata | undefined;
   readonly deadline: number;
   request: Buffer | undefined = undefined;
   stream: http2.ClientHttp2Stream | undefined = undefined;
@@ -555,7 +552,7 @@ class H2ResponseStream extends Readable implements grpc.ClientReadableStream<unk
   /** The http2 stream was paused because this reader's buffer is full. */
   #holding = false;
 
-  constructor(method: MethodInfo, channel: Channel, metadata: grpc.Metadata | undefined, deadline: number) {
+  constructor(method: MethodInfo, channel: Channel, metadata: Metadata | undefined, deadline: number) {
     super({ objectMode: true });
     this.method = method;
     this.channel = channel;
@@ -565,7 +562,7 @@ class H2ResponseStream extends Readable implements grpc.ClientReadableStream<unk
   }
 
   cancel(): void {
-    this.endCall(grpc.status.CANCELLED, 'Cancelled on client', undefined);
+    this.endCall(Status.CANCELLED, 'Cancelled on client', undefined);
   }
 
   getPeer(): string {
@@ -600,7 +597,7 @@ class H2ResponseStream extends Readable implements grpc.ClientReadableStream<unk
     try {
       decoded = this.deserialize(message);
     } catch (error) {
-      this.endCall(grpc.status.INTERNAL, `Response message parsing error: ${messageOf(error)}`, undefined);
+      this.endCall(Status.INTERNAL, `Response message parsing error: ${messageOf(error)}`, undefined);
       return;
     }
     // A full buffer pauses the http2 stream: its flow-control window stays closed and the
@@ -611,9 +608,9 @@ class H2ResponseStream extends Readable implements grpc.ClientReadableStream<unk
     }
   }
 
-  endCall(code: grpc.status, details: string, source: StatusSource): void {
+  endCall(code: Status, details: string, source: StatusSource): void {
     if (!settle(this)) return;
-    if (code === grpc.status.OK) {
+    if (code === Status.OK) {
       this.push(null);
       if (this.listenerCount('status') > 0) this.emit('status', { code, details, metadata: metadataOf(source) });
       return;
@@ -621,7 +618,7 @@ class H2ResponseStream extends Readable implements grpc.ClientReadableStream<unk
     process.nextTick(H2ResponseStream.#fail, this, code, details, metadataOf(source));
   }
 
-  static #fail(stream: H2ResponseStream, code: grpc.status, details: string, metadata: grpc.Metadata): void {
+  static #fail(stream: H2ResponseStream, code: Status, details: string, metadata: Metadata): void {
     stream.push(null);
     stream.emit('error', serviceError(code, details, metadata));
     stream.emit('status', { code, details, metadata });
@@ -930,12 +927,12 @@ class Channel {
       return;
     }
     if (this.closed) {
-      call.endCall(grpc.status.UNAVAILABLE, 'Channel closed before call started', undefined);
+      call.endCall(Status.UNAVAILABLE, 'Channel closed before call started', undefined);
       return;
     }
     this.#start();
     if (this.#connecting()) this.#waiting.push(call);
-    else call.endCall(grpc.status.UNAVAILABLE, this.#unavailable(), undefined);
+    else call.endCall(Status.UNAVAILABLE, this.#unavailable(), undefined);
   }
 
   /** Later calls throw; calls under way finish, then the sessions close. */
@@ -1009,7 +1006,7 @@ class Channel {
     const waiting = this.#waiting;
     if (waiting.length === 0) return;
     this.#waiting = [];
-    for (const call of waiting) call.endCall(grpc.status.UNAVAILABLE, details, undefined);
+    for (const call of waiting) call.endCall(Status.UNAVAILABLE, details, undefined);
   }
 
   #resolve(): void {
@@ -1106,7 +1103,7 @@ class H2Client {
             throw new Error(`${method.path}: client-streaming calls are not supported by the gateway's h2 client`);
           }
         : method.responseStream
-          ? (argument: unknown, metadata?: grpc.Metadata | grpc.CallOptions, options?: grpc.CallOptions) =>
+          ? (argument: unknown, metadata?: Metadata | grpc.CallOptions, options?: grpc.CallOptions) =>
               this.#serverStream(info, argument, metadata, options)
           : (argument: unknown, first?: unknown, second?: unknown, third?: unknown) => this.#unary(info, argument, first, second, third);
       methods[name] = invoke;
@@ -1131,12 +1128,12 @@ class H2Client {
   #serverStream(
     method: MethodInfo,
     argument: unknown,
-    metadataOrOptions: grpc.Metadata | grpc.CallOptions | undefined,
+    metadataOrOptions: Metadata | grpc.CallOptions | undefined,
     options: grpc.CallOptions | undefined,
   ): grpc.ClientReadableStream<unknown> {
     this.#checkOpen();
-    const metadata = metadataOrOptions instanceof grpc.Metadata ? metadataOrOptions : undefined;
-    const callOptions = metadataOrOptions instanceof grpc.Metadata ? options : metadataOrOptions;
+    const metadata = metadataOrOptions instanceof Metadata ? metadataOrOptions : undefined;
+    const callOptions = metadataOrOptions instanceof Metadata ? options : metadataOrOptions;
     const stream = new H2ResponseStream(method, this.#channel, metadata, deadlineOf(callOptions));
     beginCall(stream, argument);
     return stream;

@@ -11,7 +11,8 @@ import {
   type ServerHttp2Stream,
 } from 'node:http2';
 import { isIP, type AddressInfo } from 'node:net';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
+import { type Metadata, Status } from './grpc-js.js';
 import {
   addMetadataHeaders,
   decodeTimeout,
@@ -226,12 +227,12 @@ export class H2Endpoint {
     // gRPC's own checks first, as grpc-go makes them: not gRPC at all (415), not a POST (405).
     const contentType = headers['content-type'];
     if (contentType === undefined || !contentType.startsWith(GRPC_CONTENT_TYPE)) {
-      earlyAbort(stream, 415, grpc.status.INVALID_ARGUMENT, `invalid gRPC request content-type "${contentType ?? ''}"`);
+      earlyAbort(stream, 415, Status.INVALID_ARGUMENT, `invalid gRPC request content-type "${contentType ?? ''}"`);
       return;
     }
     const method = headers[':method'];
     if (method !== 'POST') {
-      earlyAbort(stream, 405, grpc.status.INTERNAL, `Received a HEADERS frame with :method "${method ?? ''}" which should be POST`);
+      earlyAbort(stream, 405, Status.INTERNAL, `Received a HEADERS frame with :method "${method ?? ''}" which should be POST`);
       return;
     }
     const path = headers[':path'] ?? '';
@@ -242,7 +243,7 @@ export class H2Endpoint {
       return;
     }
     if (served === undefined) {
-      earlyAbort(stream, 200, grpc.status.UNIMPLEMENTED, `The server does not implement the method ${path}`);
+      earlyAbort(stream, 200, Status.UNIMPLEMENTED, `The server does not implement the method ${path}`);
       return;
     }
     let timeoutMs = Number.POSITIVE_INFINITY;
@@ -250,7 +251,7 @@ export class H2Endpoint {
     if (typeof timeout === 'string') {
       const decoded = decodeTimeout(timeout);
       if (decoded === undefined) {
-        earlyAbort(stream, 200, grpc.status.INTERNAL, `Invalid grpc-timeout value "${timeout}"`);
+        earlyAbort(stream, 200, Status.INTERNAL, `Invalid grpc-timeout value "${timeout}"`);
         return;
       }
       timeoutMs = decoded;
@@ -379,7 +380,7 @@ function pinged(timers: SessionTimers, _error: Error | null): void {
 }
 
 /** A trailers-only answer before any call starts (HTTP status as grpc-go gives it for non-gRPC requests). */
-function earlyAbort(stream: ServerHttp2Stream, httpStatus: number, code: grpc.status, details: string): void {
+function earlyAbort(stream: ServerHttp2Stream, httpStatus: number, code: Status, details: string): void {
   if (stream.destroyed || stream.closed) return;
   stream.respond(
     {
@@ -395,8 +396,8 @@ function earlyAbort(stream: ServerHttp2Stream, httpStatus: number, code: grpc.st
 }
 
 /** grpc-status and grpc-message, then the trailing metadata. */
-function statusTrailers(code: grpc.status, details: string, metadata: grpc.Metadata | undefined): OutgoingHttpHeaders {
-  if (code === grpc.status.OK && metadata === undefined) return OK_TRAILERS;
+function statusTrailers(code: Status, details: string, metadata: Metadata | undefined): OutgoingHttpHeaders {
+  if (code === Status.OK && metadata === undefined) return OK_TRAILERS;
   const trailers: OutgoingHttpHeaders = {
     'grpc-status': STATUS_VALUES[code] ?? String(code),
     'grpc-message': encodeStatusMessage(details),
@@ -458,7 +459,7 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
   readonly #endpoint: H2Endpoint;
   readonly #stream: CallStream;
   readonly #headers: IncomingHttpHeaders;
-  #metadata: grpc.Metadata | undefined;
+  #metadata: Metadata | undefined;
   /** Set once a request is split over DATA chunks (the usual one-chunk request needs none). */
   #reader: MessageReader | undefined;
   #requestBytes: Buffer | undefined;
@@ -488,7 +489,7 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
   }
 
   /** The request's metadata, read off its headers when a handler first asks. */
-  get metadata(): grpc.Metadata {
+  get metadata(): Metadata {
     this.#metadata ??= metadataOfHeaders(this.#headers);
     return this.#metadata;
   }
@@ -510,10 +511,7 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
     for (const message of messages) {
       if (this.#requestBytes !== undefined) {
         // grpc-js's words, whichever kind the method is.
-        this.abort(
-          grpc.status.UNIMPLEMENTED,
-          `Received a second request message for server streaming method ${this.served.definition.path}`,
-        );
+        this.abort(Status.UNIMPLEMENTED, `Received a second request message for server streaming method ${this.served.definition.path}`);
         return;
       }
       this.#requestBytes = message;
@@ -522,13 +520,13 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
 
   #unreadable(error: unknown): void {
     if (!(error instanceof FrameError)) {
-      this.abort(grpc.status.INTERNAL, messageOf(error));
+      this.abort(Status.INTERNAL, messageOf(error));
       return;
     }
     // A compressed message (the only INTERNAL a frame gives) in an encoding the client named: what grpc-js says of one it cannot read.
     const encoding = this.#headers['grpc-encoding'];
-    if (error.status === grpc.status.INTERNAL && typeof encoding === 'string' && encoding !== 'identity') {
-      this.abort(grpc.status.UNIMPLEMENTED, `Received message compressed with unsupported encoding "${encoding}"`);
+    if (error.status === Status.INTERNAL && typeof encoding === 'string' && encoding !== 'identity') {
+      this.abort(Status.UNIMPLEMENTED, `Received message compressed with unsupported encoding "${encoding}"`);
     } else {
       this.abort(error.status, error.message);
     }
@@ -540,7 +538,7 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
     if (this.#ended) return;
     const bytes = this.#requestBytes;
     if (bytes === undefined) {
-      this.abort(grpc.status.UNIMPLEMENTED, `Received no request message for server streaming method ${this.served.definition.path}`);
+      this.abort(Status.UNIMPLEMENTED, `Received no request message for server streaming method ${this.served.definition.path}`);
       return;
     }
     this.#requestBytes = undefined;
@@ -548,13 +546,13 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
     try {
       this.request = this.served.definition.requestDeserialize(bytes);
     } catch (error) {
-      this.abort(grpc.status.INTERNAL, `Error deserializing request: ${messageOf(error)}`);
+      this.abort(Status.INTERNAL, `Error deserializing request: ${messageOf(error)}`);
       return;
     }
     try {
       this.invoke();
     } catch {
-      this.abort(grpc.status.UNKNOWN, 'Unknown error');
+      this.abort(Status.UNKNOWN, 'Unknown error');
     }
   }
 
@@ -562,7 +560,7 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
 
   /** Its deadline passed. */
   expire(): void {
-    this.abort(grpc.status.DEADLINE_EXCEEDED, 'Deadline exceeded');
+    this.abort(Status.DEADLINE_EXCEEDED, 'Deadline exceeded');
   }
 
   /** The stream closed: if the call had not ended, the client reset it or its connection went. */
@@ -581,7 +579,7 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
     return trailers;
   }
 
-  sendMetadata(metadata: grpc.Metadata): void {
+  sendMetadata(metadata: Metadata): void {
     if (this.#ended || this.#headersSent || this.#gone()) return;
     this.#respond(metadata);
   }
@@ -604,7 +602,7 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
     return this.#headers[':authority'] ?? this.#headers.host ?? '';
   }
 
-  #respond(metadata: grpc.Metadata | undefined): void {
+  #respond(metadata: Metadata | undefined): void {
     this.#headersSent = true;
     const stream = this.#stream;
     stream.on('wantTrailers', onWantTrailers);
@@ -617,11 +615,11 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
     try {
       bytes = this.served.definition.responseSerialize(message);
     } catch (error) {
-      this.abort(grpc.status.INTERNAL, `Error serializing response: ${messageOf(error)}`);
+      this.abort(Status.INTERNAL, `Error serializing response: ${messageOf(error)}`);
       return undefined;
     }
     if (bytes.length > MAX_MESSAGE_BYTES) {
-      this.abort(grpc.status.RESOURCE_EXHAUSTED, `Sent message larger than max (${bytes.length} vs. ${MAX_MESSAGE_BYTES})`);
+      this.abort(Status.RESOURCE_EXHAUSTED, `Sent message larger than max (${bytes.length} vs. ${MAX_MESSAGE_BYTES})`);
       return undefined;
     }
     return frameMessage(bytes);
@@ -642,22 +640,22 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
   }
 
   /** Answers a unary call: its one message, then OK with the handler's trailing metadata, in one go. */
-  protected answer(message: unknown, trailer: grpc.Metadata | undefined): void {
+  protected answer(message: unknown, trailer: Metadata | undefined): void {
     if (this.#ended || this.#gone()) return;
     const framed = this.#frame(message);
     if (framed === undefined || !this.#end()) return;
     if (!this.#headersSent) this.#respond(undefined);
-    this.#trailers = statusTrailers(grpc.status.OK, 'OK', trailer);
+    this.#trailers = statusTrailers(Status.OK, 'OK', trailer);
     this.#stream.end(framed);
   }
 
   /** Ends the call with the handler's status. */
-  finish(code: grpc.status, details: string, metadata: grpc.Metadata | undefined): void {
+  finish(code: Status, details: string, metadata: Metadata | undefined): void {
     if (this.#end()) this.#sendStatus(code, details, metadata);
   }
 
   /** Ends the call without the handler's answer (deadline, a request it cannot read, a response it cannot send): the handler sees 'cancelled'. */
-  abort(code: grpc.status, details: string): void {
+  abort(code: Status, details: string): void {
     if (!this.#end()) return;
     this.#sendStatus(code, details, undefined);
     // Told on the next tick, as grpc-js tells it.
@@ -665,13 +663,13 @@ abstract class H2ServerCall extends EventEmitter implements Timed {
   }
 
   /** Ends a failed call with the status its error names. */
-  fail(error: grpc.ServerErrorResponse | Partial<grpc.StatusObject>, trailer?: grpc.Metadata): void {
+  fail(error: grpc.ServerErrorResponse | Partial<grpc.StatusObject>, trailer?: Metadata): void {
     if (this.#ended) return;
     const status = statusOf(error, trailer);
     this.finish(status.code, status.details, status.metadata);
   }
 
-  #sendStatus(code: grpc.status, details: string, metadata: grpc.Metadata | undefined): void {
+  #sendStatus(code: Status, details: string, metadata: Metadata | undefined): void {
     const stream = this.#stream;
     if (stream.destroyed || stream.closed) return;
     if (this.#headersSent) {
@@ -736,8 +734,8 @@ class H2ServerStreamCall extends H2ServerCall {
     return this.send(message);
   }
 
-  end(metadata?: grpc.Metadata): void {
-    this.finish(grpc.status.OK, 'OK', metadata);
+  end(metadata?: Metadata): void {
+    this.finish(Status.OK, 'OK', metadata);
   }
 }
 

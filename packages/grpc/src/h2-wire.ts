@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http2';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
+import { Metadata, Status } from './grpc-js.js';
 
 // gRPC over HTTP/2 as the wire carries it (the protocol's PROTOCOL-HTTP2 document): what the
 // gateway's own client and server on Node's http2 module share with each other and with any
@@ -43,8 +44,8 @@ export function frameMessage(message: Buffer): Buffer {
 
 /** Why a frame could not be read: the status the call ends with. */
 export class FrameError extends Error {
-  readonly status: grpc.status;
-  constructor(status: grpc.status, message: string) {
+  readonly status: Status;
+  constructor(status: Status, message: string) {
     super(message);
     this.status = status;
   }
@@ -94,11 +95,11 @@ export class MessageReader {
 
   #checkPrefix(bytes: Buffer): number {
     if (bytes[0] !== 0) {
-      throw new FrameError(grpc.status.INTERNAL, 'Compressed message received, but no compression was negotiated');
+      throw new FrameError(Status.INTERNAL, 'Compressed message received, but no compression was negotiated');
     }
     const length = bytes.readUInt32BE(1);
     if (length > this.#maxBytes) {
-      throw new FrameError(grpc.status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs. ${this.#maxBytes})`);
+      throw new FrameError(Status.RESOURCE_EXHAUSTED, `Received message larger than max (${length} vs. ${this.#maxBytes})`);
     }
     return length;
   }
@@ -130,7 +131,7 @@ export class MessageReader {
 }
 
 /** Adds `metadata` to outgoing header fields (binary values base64-encoded, as the protocol says). */
-export function addMetadataHeaders(headers: OutgoingHttpHeaders, metadata: grpc.Metadata): OutgoingHttpHeaders {
+export function addMetadataHeaders(headers: OutgoingHttpHeaders, metadata: Metadata): OutgoingHttpHeaders {
   const map = metadata.getMap();
   for (const key of Object.keys(map)) {
     const values = metadata.get(key);
@@ -144,8 +145,8 @@ export function addMetadataHeaders(headers: OutgoingHttpHeaders, metadata: grpc.
 }
 
 /** The metadata in received header fields or trailers: protocol fields and pseudo-headers left out. */
-export function metadataOfHeaders(headers: IncomingHttpHeaders): grpc.Metadata {
-  const metadata = new grpc.Metadata();
+export function metadataOfHeaders(headers: IncomingHttpHeaders): Metadata {
+  const metadata = new Metadata();
   for (const key of Object.keys(headers)) {
     if (key.charCodeAt(0) === 58 /* ':' */ || RESERVED_HEADERS.has(key)) continue;
     const value = headers[key];
@@ -219,43 +220,43 @@ export function decodeStatusMessage(value: string): string {
 }
 
 /** The status a trailers block carries; a missing or unknown grpc-status is UNKNOWN. */
-export function statusOfTrailers(trailers: IncomingHttpHeaders): { code: grpc.status; details: string; metadata: grpc.Metadata } {
+export function statusOfTrailers(trailers: IncomingHttpHeaders): { code: Status; details: string; metadata: Metadata } {
   const raw = trailers['grpc-status'];
-  const code = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : grpc.status.UNKNOWN;
+  const code = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : Status.UNKNOWN;
   const message = trailers['grpc-message'];
   return {
-    code: code in grpc.status ? (code as grpc.status) : grpc.status.UNKNOWN,
+    code: code in Status ? (code as Status) : Status.UNKNOWN,
     details: typeof message === 'string' ? decodeStatusMessage(message) : '',
     metadata: metadataOfHeaders(trailers),
   };
 }
 
 /** A ServiceError as grpc-js builds one from a status (callErrorFromStatus, without the caller's stack). */
-export function serviceError(code: grpc.status, details: string, metadata: grpc.Metadata): grpc.ServiceError {
-  return Object.assign(new Error(`${code} ${grpc.status[code]}: ${details}`), { code, details, metadata });
+export function serviceError(code: Status, details: string, metadata: Metadata): grpc.ServiceError {
+  return Object.assign(new Error(`${code} ${Status[code]}: ${details}`), { code, details, metadata });
 }
 
 /**
  * The gRPC status for an HTTP status other than 200 (the protocol's mapping, for answers that
  * did not come from a gRPC server, such as a proxy's).
  */
-export function statusOfHttpStatus(httpStatus: number): grpc.status {
+export function statusOfHttpStatus(httpStatus: number): Status {
   switch (httpStatus) {
     case 400:
-      return grpc.status.INTERNAL;
+      return Status.INTERNAL;
     case 401:
-      return grpc.status.UNAUTHENTICATED;
+      return Status.UNAUTHENTICATED;
     case 403:
-      return grpc.status.PERMISSION_DENIED;
+      return Status.PERMISSION_DENIED;
     case 404:
-      return grpc.status.UNIMPLEMENTED;
+      return Status.UNIMPLEMENTED;
     case 429:
     case 502:
     case 503:
     case 504:
-      return grpc.status.UNAVAILABLE;
+      return Status.UNAVAILABLE;
     default:
-      return grpc.status.UNKNOWN;
+      return Status.UNKNOWN;
   }
 }
 
@@ -265,16 +266,16 @@ export function unaryArguments(
   first: unknown,
   second: unknown,
   third: unknown,
-): { metadata: grpc.Metadata | undefined; options: grpc.CallOptions | undefined; callback: grpc.requestCallback<unknown> } {
-  let metadata: grpc.Metadata | undefined;
+): { metadata: Metadata | undefined; options: grpc.CallOptions | undefined; callback: grpc.requestCallback<unknown> } {
+  let metadata: Metadata | undefined;
   let options: grpc.CallOptions | undefined;
   let callback: unknown;
   if (typeof third === 'function') {
-    metadata = first as grpc.Metadata | undefined;
+    metadata = first as Metadata | undefined;
     options = second as grpc.CallOptions | undefined;
     callback = third;
   } else if (typeof second === 'function') {
-    if (first instanceof grpc.Metadata) metadata = first;
+    if (first instanceof Metadata) metadata = first;
     else options = first as grpc.CallOptions | undefined;
     callback = second;
   } else {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
+import { Metadata, Status } from './grpc-js.js';
 import { serviceError, unaryArguments } from './h2-wire.js';
 import { MAX_MESSAGE_BYTES } from './options.js';
 
@@ -39,11 +40,11 @@ export type ServedMethod = {
 /** What the calling side of a call is told; implemented by the client's call objects. */
 interface Caller {
   /** Leading metadata; undefined stands for empty (built only when someone listens). */
-  receiveMetadata(metadata: grpc.Metadata | undefined): void;
+  receiveMetadata(metadata: Metadata | undefined): void;
   /** A serialized response; false while the caller holds as many as it buffers (flow control). */
   receiveMessage(message: Buffer): boolean;
   /** The call's end; undefined metadata stands for empty. */
-  receiveStatus(code: grpc.status, details: string, metadata: grpc.Metadata | undefined): void;
+  receiveStatus(code: Status, details: string, metadata: Metadata | undefined): void;
 }
 
 /**
@@ -118,7 +119,7 @@ export class InProcessEndpoint {
 
   /** Cuts every call still running: handlers see 'cancelled', callers UNAVAILABLE (a dropped connection). */
   cutAll(): void {
-    for (const call of [...this.#calls]) call.abort(grpc.status.UNAVAILABLE, 'Connection dropped: the server shut down');
+    for (const call of [...this.#calls]) call.abort(Status.UNAVAILABLE, 'Connection dropped: the server shut down');
   }
 
   /** Unpublishes: calls to its addresses fail as calls to nothing listening do. */
@@ -132,18 +133,18 @@ export class InProcessEndpoint {
   open(
     path: string,
     request: Buffer,
-    metadata: grpc.Metadata,
+    metadata: Metadata,
     deadline: number,
     caller: Caller,
     address: string,
   ): InProcessServerCall | undefined {
     const served = this.#methods.get(path);
     if (this.#state !== 'serving' && !(this.#state === 'draining' && served?.answeredWhileDraining)) {
-      caller.receiveStatus(grpc.status.UNAVAILABLE, `No connection established: ${address} is shutting down`, undefined);
+      caller.receiveStatus(Status.UNAVAILABLE, `No connection established: ${address} is shutting down`, undefined);
       return undefined;
     }
     if (served === undefined) {
-      caller.receiveStatus(grpc.status.UNIMPLEMENTED, `The server does not implement the method ${path}`, undefined);
+      caller.receiveStatus(Status.UNIMPLEMENTED, `The server does not implement the method ${path}`, undefined);
       return undefined;
     }
     // The server gets metadata of its own, as it would from the wire (a caller reuses its own on retries).
@@ -172,7 +173,7 @@ function startCall(call: InProcessServerCall): void {
 }
 
 function deadlineReached(call: InProcessServerCall): void {
-  call.abort(grpc.status.DEADLINE_EXCEEDED, 'Deadline exceeded');
+  call.abort(Status.DEADLINE_EXCEEDED, 'Deadline exceeded');
 }
 
 function notifyCancelled(call: InProcessServerCall): void {
@@ -187,12 +188,12 @@ function messageOf(error: unknown): string {
 /** A handler's failure as the status it ends the call with (grpc-js's serverErrorToStatus). */
 export function statusOf(
   error: grpc.ServerErrorResponse | Partial<grpc.StatusObject>,
-  trailer: grpc.Metadata | undefined,
-): { code: grpc.status; details: string; metadata: grpc.Metadata | undefined } {
+  trailer: Metadata | undefined,
+): { code: Status; details: string; metadata: Metadata | undefined } {
   const validCode = typeof error.code === 'number' && Number.isInteger(error.code);
   const details =
     validCode && typeof error.details === 'string' ? error.details : 'message' in error ? String(error.message) : 'Unknown Error';
-  return { code: validCode ? (error.code as grpc.status) : grpc.status.UNKNOWN, details, metadata: trailer ?? error.metadata ?? undefined };
+  return { code: validCode ? (error.code as Status) : Status.UNKNOWN, details, metadata: trailer ?? error.metadata ?? undefined };
 }
 
 /**
@@ -202,7 +203,7 @@ export function statusOf(
 abstract class InProcessServerCall extends EventEmitter {
   cancelled = false;
   request: unknown = undefined;
-  readonly metadata: grpc.Metadata;
+  readonly metadata: Metadata;
   protected readonly served: ServedMethod;
   protected readonly caller: Caller;
   readonly #endpoint: InProcessEndpoint;
@@ -217,7 +218,7 @@ abstract class InProcessServerCall extends EventEmitter {
     endpoint: InProcessEndpoint,
     served: ServedMethod,
     request: Buffer,
-    metadata: grpc.Metadata,
+    metadata: Metadata,
     deadline: number,
     caller: Caller,
     address: string,
@@ -244,20 +245,20 @@ abstract class InProcessServerCall extends EventEmitter {
     try {
       this.request = this.served.definition.requestDeserialize(this.#requestBytes as Buffer);
     } catch (error) {
-      this.finish(grpc.status.INTERNAL, `Error deserializing request: ${messageOf(error)}`, undefined);
+      this.finish(Status.INTERNAL, `Error deserializing request: ${messageOf(error)}`, undefined);
       return;
     }
     this.#requestBytes = undefined;
     try {
       this.invoke();
     } catch {
-      this.finish(grpc.status.UNKNOWN, 'Unknown error', undefined);
+      this.finish(Status.UNKNOWN, 'Unknown error', undefined);
     }
   }
 
   protected abstract invoke(): void;
 
-  sendMetadata(metadata: grpc.Metadata): void {
+  sendMetadata(metadata: Metadata): void {
     if (this.#ended || this.#metadataSent) return;
     this.#metadataSent = true;
     this.caller.receiveMetadata(metadata);
@@ -285,11 +286,11 @@ abstract class InProcessServerCall extends EventEmitter {
     try {
       bytes = this.served.definition.responseSerialize(message);
     } catch {
-      this.finish(grpc.status.INTERNAL, 'Error serializing response', undefined);
+      this.finish(Status.INTERNAL, 'Error serializing response', undefined);
       return false;
     }
     if (bytes.length > MAX_MESSAGE_BYTES) {
-      this.finish(grpc.status.RESOURCE_EXHAUSTED, `Sent message larger than max (${bytes.length} vs. ${MAX_MESSAGE_BYTES})`, undefined);
+      this.finish(Status.RESOURCE_EXHAUSTED, `Sent message larger than max (${bytes.length} vs. ${MAX_MESSAGE_BYTES})`, undefined);
       return false;
     }
     // A message goes after leading metadata, empty when the handler sent none (as grpc-js does).
@@ -301,13 +302,13 @@ abstract class InProcessServerCall extends EventEmitter {
   }
 
   /** Ends the call with the handler's status. */
-  finish(code: grpc.status, details: string, metadata: grpc.Metadata | undefined): void {
+  finish(code: Status, details: string, metadata: Metadata | undefined): void {
     if (!this.#end()) return;
     this.caller.receiveStatus(code, details, metadata);
   }
 
   /** Ends the call without the handler's answer (cancel, deadline, shutdown): the handler sees 'cancelled'. */
-  abort(code: grpc.status, details: string): void {
+  abort(code: Status, details: string): void {
     if (!this.#end()) return;
     // Told on the next tick, as grpc-js tells it, so no handler code runs inside the caller's cancel().
     process.nextTick(notifyCancelled, this);
@@ -315,7 +316,7 @@ abstract class InProcessServerCall extends EventEmitter {
   }
 
   /** Ends a failed call with the status its error names. */
-  fail(error: grpc.ServerErrorResponse | Partial<grpc.StatusObject>, trailer?: grpc.Metadata): void {
+  fail(error: grpc.ServerErrorResponse | Partial<grpc.StatusObject>, trailer?: Metadata): void {
     if (this.#ended) return;
     const status = statusOf(error, trailer);
     this.finish(status.code, status.details, status.metadata);
@@ -335,7 +336,7 @@ class InProcessServerUnaryCall extends InProcessServerCall {
     if (this.served.kind !== 'unary') return;
     this.served.handler(this as unknown as grpc.ServerUnaryCall<unknown, unknown>, (error, value, trailer) => {
       if (error) this.fail(error, trailer);
-      else if (this.send(value)) this.finish(grpc.status.OK, 'OK', trailer);
+      else if (this.send(value)) this.finish(Status.OK, 'OK', trailer);
     });
   }
 }
@@ -362,8 +363,8 @@ class InProcessServerStreamCall extends InProcessServerCall {
     return false;
   }
 
-  end(metadata?: grpc.Metadata): void {
-    this.finish(grpc.status.OK, 'OK', metadata);
+  end(metadata?: Metadata): void {
+    this.finish(Status.OK, 'OK', metadata);
   }
 
   /** The caller wants more: a writer held back may go on. */
@@ -383,7 +384,7 @@ function openCall(
   address: string,
   method: Method,
   argument: unknown,
-  metadata: grpc.Metadata | undefined,
+  metadata: Metadata | undefined,
   options: grpc.CallOptions | undefined,
   caller: Caller,
 ): InProcessServerCall | undefined {
@@ -391,27 +392,23 @@ function openCall(
   try {
     request = method.requestSerialize(argument);
   } catch (error) {
-    caller.receiveStatus(grpc.status.INTERNAL, `Request message serialization failure: ${messageOf(error)}`, undefined);
+    caller.receiveStatus(Status.INTERNAL, `Request message serialization failure: ${messageOf(error)}`, undefined);
     return undefined;
   }
   if (request.length > MAX_MESSAGE_BYTES) {
-    caller.receiveStatus(
-      grpc.status.RESOURCE_EXHAUSTED,
-      `Sent message larger than max (${request.length} vs. ${MAX_MESSAGE_BYTES})`,
-      undefined,
-    );
+    caller.receiveStatus(Status.RESOURCE_EXHAUSTED, `Sent message larger than max (${request.length} vs. ${MAX_MESSAGE_BYTES})`, undefined);
     return undefined;
   }
   const endpoint = endpoints.get(address);
   if (endpoint === undefined) {
-    caller.receiveStatus(grpc.status.UNAVAILABLE, `No connection established: nothing in this process serves ${address}`, undefined);
+    caller.receiveStatus(Status.UNAVAILABLE, `No connection established: nothing in this process serves ${address}`, undefined);
     return undefined;
   }
   const deadline = options?.deadline;
   return endpoint.open(
     method.path,
     request,
-    metadata ?? new grpc.Metadata(),
+    metadata ?? new Metadata(),
     deadline === undefined ? Number.POSITIVE_INFINITY : deadline instanceof Date ? deadline.getTime() : deadline,
     caller,
     address,
@@ -434,12 +431,12 @@ class InProcessUnaryCall extends EventEmitter implements grpc.ClientUnaryCall, C
     this.#callback = callback;
   }
 
-  open(argument: unknown, metadata: grpc.Metadata | undefined, options: grpc.CallOptions | undefined): void {
+  open(argument: unknown, metadata: Metadata | undefined, options: grpc.CallOptions | undefined): void {
     this.#server = openCall(this.#address, this.#method, argument, metadata, options, this);
   }
 
   cancel(): void {
-    this.#server?.abort(grpc.status.CANCELLED, 'Cancelled on client');
+    this.#server?.abort(Status.CANCELLED, 'Cancelled on client');
   }
 
   getPeer(): string {
@@ -450,9 +447,9 @@ class InProcessUnaryCall extends EventEmitter implements grpc.ClientUnaryCall, C
     return null;
   }
 
-  receiveMetadata(metadata: grpc.Metadata | undefined): void {
+  receiveMetadata(metadata: Metadata | undefined): void {
     if (metadata !== undefined) this.emit('metadata', metadata);
-    else if (this.listenerCount('metadata') > 0) this.emit('metadata', new grpc.Metadata());
+    else if (this.listenerCount('metadata') > 0) this.emit('metadata', new Metadata());
   }
 
   receiveMessage(message: Buffer): boolean {
@@ -460,24 +457,24 @@ class InProcessUnaryCall extends EventEmitter implements grpc.ClientUnaryCall, C
       this.#response = this.#method.responseDeserialize(message);
       this.#answered = true;
     } catch (error) {
-      this.#server?.abort(grpc.status.INTERNAL, `Response message parsing error: ${messageOf(error)}`);
+      this.#server?.abort(Status.INTERNAL, `Response message parsing error: ${messageOf(error)}`);
     }
     return true;
   }
 
-  receiveStatus(code: grpc.status, details: string, metadata: grpc.Metadata | undefined): void {
+  receiveStatus(code: Status, details: string, metadata: Metadata | undefined): void {
     // Never inside the handler's own code: a callback that throws must not throw into it.
     process.nextTick(InProcessUnaryCall.#settle, this, code, details, metadata);
   }
 
-  static #settle(call: InProcessUnaryCall, code: grpc.status, details: string, metadata: grpc.Metadata | undefined): void {
-    if (code === grpc.status.OK && !call.#answered) {
-      code = grpc.status.UNIMPLEMENTED;
+  static #settle(call: InProcessUnaryCall, code: Status, details: string, metadata: Metadata | undefined): void {
+    if (code === Status.OK && !call.#answered) {
+      code = Status.UNIMPLEMENTED;
       details = 'No message received';
     }
-    if (code === grpc.status.OK) call.#callback(null, call.#response);
-    else call.#callback(serviceError(code, details, metadata ?? new grpc.Metadata()));
-    if (call.listenerCount('status') > 0) call.emit('status', { code, details, metadata: metadata ?? new grpc.Metadata() });
+    if (code === Status.OK) call.#callback(null, call.#response);
+    else call.#callback(serviceError(code, details, metadata ?? new Metadata()));
+    if (call.listenerCount('status') > 0) call.emit('status', { code, details, metadata: metadata ?? new Metadata() });
   }
 }
 
@@ -495,12 +492,12 @@ class InProcessResponseStream extends Readable implements grpc.ClientReadableStr
     this.deserialize = method.responseDeserialize;
   }
 
-  open(argument: unknown, metadata: grpc.Metadata | undefined, options: grpc.CallOptions | undefined): void {
+  open(argument: unknown, metadata: Metadata | undefined, options: grpc.CallOptions | undefined): void {
     this.#server = openCall(this.#address, this.#method, argument, metadata, options, this) as InProcessServerStreamCall | undefined;
   }
 
   cancel(): void {
-    this.#server?.abort(grpc.status.CANCELLED, 'Cancelled on client');
+    this.#server?.abort(Status.CANCELLED, 'Cancelled on client');
   }
 
   getPeer(): string {
@@ -515,9 +512,9 @@ class InProcessResponseStream extends Readable implements grpc.ClientReadableStr
     this.#server?.resumeWriter();
   }
 
-  receiveMetadata(metadata: grpc.Metadata | undefined): void {
+  receiveMetadata(metadata: Metadata | undefined): void {
     if (metadata !== undefined) this.emit('metadata', metadata);
-    else if (this.listenerCount('metadata') > 0) this.emit('metadata', new grpc.Metadata());
+    else if (this.listenerCount('metadata') > 0) this.emit('metadata', new Metadata());
   }
 
   receiveMessage(message: Buffer): boolean {
@@ -525,16 +522,16 @@ class InProcessResponseStream extends Readable implements grpc.ClientReadableStr
     try {
       decoded = this.deserialize(message);
     } catch (error) {
-      this.#server?.abort(grpc.status.INTERNAL, `Response message parsing error: ${messageOf(error)}`);
+      this.#server?.abort(Status.INTERNAL, `Response message parsing error: ${messageOf(error)}`);
       return false;
     }
     return this.push(decoded);
   }
 
-  receiveStatus(code: grpc.status, details: string, metadata: grpc.Metadata | undefined): void {
-    if (code === grpc.status.OK) {
+  receiveStatus(code: Status, details: string, metadata: Metadata | undefined): void {
+    if (code === Status.OK) {
       this.push(null);
-      if (this.listenerCount('status') > 0) this.emit('status', { code, details, metadata: metadata ?? new grpc.Metadata() });
+      if (this.listenerCount('status') > 0) this.emit('status', { code, details, metadata: metadata ?? new Metadata() });
       return;
     }
     // A failure arrives on a later turn of the event loop, as it would after I/O: a reader that
@@ -542,8 +539,8 @@ class InProcessResponseStream extends Readable implements grpc.ClientReadableStr
     setImmediate(InProcessResponseStream.#fail, this, code, details, metadata);
   }
 
-  static #fail(stream: InProcessResponseStream, code: grpc.status, details: string, metadata: grpc.Metadata | undefined): void {
-    const trailers = metadata ?? new grpc.Metadata();
+  static #fail(stream: InProcessResponseStream, code: Status, details: string, metadata: Metadata | undefined): void {
+    const trailers = metadata ?? new Metadata();
     stream.push(null);
     stream.emit('error', serviceError(code, details, trailers));
     stream.emit('status', { code, details, metadata: trailers });
@@ -567,7 +564,7 @@ class InProcessClient {
             throw new Error(`${method.path}: client-streaming calls are not served in process`);
           }
         : method.responseStream
-          ? (argument: unknown, metadata?: grpc.Metadata | grpc.CallOptions, options?: grpc.CallOptions) =>
+          ? (argument: unknown, metadata?: Metadata | grpc.CallOptions, options?: grpc.CallOptions) =>
               this.#serverStream(method, argument, metadata, options)
           : (argument: unknown, first?: unknown, second?: unknown, third?: unknown) => this.#unary(method, argument, first, second, third);
       methods[name] = invoke;
@@ -592,12 +589,12 @@ class InProcessClient {
   #serverStream(
     method: Method,
     argument: unknown,
-    metadataOrOptions: grpc.Metadata | grpc.CallOptions | undefined,
+    metadataOrOptions: Metadata | grpc.CallOptions | undefined,
     options: grpc.CallOptions | undefined,
   ): grpc.ClientReadableStream<unknown> {
     this.#checkOpen();
     const stream = new InProcessResponseStream(method, this.#address);
-    if (metadataOrOptions instanceof grpc.Metadata) stream.open(argument, metadataOrOptions, options);
+    if (metadataOrOptions instanceof Metadata) stream.open(argument, metadataOrOptions, options);
     else stream.open(argument, undefined, metadataOrOptions);
     return stream;
   }

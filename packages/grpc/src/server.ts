@@ -1,4 +1,5 @@
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
+import { loadGrpcJs, LogVerbosity, type Metadata, setLoggerVerbosity, Status } from './grpc-js.js';
 import { asGatewayError, GatewayError } from '@gateway/errors';
 import { fieldsOf, runInScope, type Logger, type RequestScope } from '@gateway/logging';
 import { protos, type HealthHandlers } from '@gateway/protos';
@@ -19,7 +20,7 @@ import { upstreamMetadata } from './upstream-time.js';
 
 // grpc-js writes its own "E …" lines to stderr (a port already taken, for one) beside what the
 // gateway logs and says about the same failure; GRPC_VERBOSITY turns them back on for debugging.
-if (process.env.GRPC_VERBOSITY === undefined) grpc.setLogVerbosity(grpc.logVerbosity.NONE);
+if (process.env.GRPC_VERBOSITY === undefined) setLoggerVerbosity(LogVerbosity.NONE);
 
 /** A dependency probe: resolves while the dependency is usable. */
 export type ReadinessCheck = () => Promise<void>;
@@ -45,7 +46,7 @@ export interface CallInfo {
   requestId: string | undefined;
   /** The call's request and trace: pass it on (CallContext.scope) and into log lines (fieldsOf). */
   scope: RequestScope;
-  metadata: grpc.Metadata;
+  metadata: Metadata;
   /** Aborted when the caller cancels or the deadline passes. */
   signal: AbortSignal;
   /**
@@ -56,7 +57,7 @@ export interface CallInfo {
   upstreamMs: number;
 }
 
-export function requestIdOf(metadata: grpc.Metadata): string | undefined {
+export function requestIdOf(metadata: Metadata): string | undefined {
   const value = metadata.get(REQUEST_ID_KEY)[0];
   return typeof value === 'string' ? value : undefined;
 }
@@ -94,8 +95,8 @@ const SERVER_FAULTS: ReadonlySet<string> = new Set([
 ]);
 
 /** The status name a failure ends a call with, as the metrics label it. */
-function statusName(code: grpc.status | undefined): string {
-  return code === undefined ? 'UNKNOWN' : (grpc.status[code] ?? String(code));
+function statusName(code: Status | undefined): string {
+  return code === undefined ? 'UNKNOWN' : (Status[code] ?? String(code));
 }
 
 /**
@@ -132,7 +133,7 @@ export class GrpcServer {
       this.#transport === 'h2'
         ? { h2: new H2Endpoint(age) }
         : {
-            grpcJs: new grpc.Server({
+            grpcJs: new (loadGrpcJs().Server)({
               ...channelOptions,
               ...(age.maxConnectionAgeMs === undefined ? {} : { 'grpc.max_connection_age_ms': age.maxConnectionAgeMs }),
               ...(age.maxConnectionAgeGraceMs === undefined ? {} : { 'grpc.max_connection_age_grace_ms': age.maxConnectionAgeGraceMs }),
@@ -303,7 +304,7 @@ export class GrpcServer {
     const { h2, grpcJs } = this.#server;
     if (h2) return h2.listen(address);
     return new Promise((resolve, reject) => {
-      grpcJs.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error, port) => {
+      grpcJs.bindAsync(address, loadGrpcJs().ServerCredentials.createInsecure(), (error, port) => {
         if (!error) return resolve(port);
         if (!/EADDRINUSE/.test(error.message)) return reject(error);
         reject(addressInUse(address, error));
@@ -369,10 +370,10 @@ export class GrpcServer {
       Check: (call, callback) => {
         statusFor(call.request.service).then(
           (status) => {
-            if (status === undefined) callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
+            if (status === undefined) callback({ code: Status.NOT_FOUND, details: 'unknown service' });
             else callback(null, { status });
           },
-          (error: unknown) => callback({ code: grpc.status.INTERNAL, details: String(error) }),
+          (error: unknown) => callback({ code: Status.INTERNAL, details: String(error) }),
         );
       },
       Watch: (call) => {

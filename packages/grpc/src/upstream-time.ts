@@ -1,4 +1,4 @@
-import * as grpc from '@grpc/grpc-js';
+import { Metadata } from './grpc-js.js';
 
 /**
  * Response metadata (leading, so it arrives before the first message) naming the milliseconds a
@@ -7,14 +7,14 @@ import * as grpc from '@grpc/grpc-js';
  */
 export const UPSTREAM_MS_KEY = 'x-upstream-ms';
 
-export function upstreamMetadata(upstreamMs: number): grpc.Metadata {
-  const metadata = new grpc.Metadata();
+export function upstreamMetadata(upstreamMs: number): Metadata {
+  const metadata = new Metadata();
   metadata.set(UPSTREAM_MS_KEY, upstreamMs.toFixed(3));
   return metadata;
 }
 
 /** The upstream milliseconds a response's metadata names, if any. */
-export function upstreamMsOf(metadata: grpc.Metadata): number | undefined {
+export function upstreamMsOf(metadata: Metadata): number | undefined {
   const value = metadata.get(UPSTREAM_MS_KEY)[0];
   if (typeof value !== 'string') return undefined;
   const ms = Number(value);

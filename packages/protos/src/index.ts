@@ -3,7 +3,7 @@
 // grpc-js really hands to handlers and callbacks.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { ProtoGrpcType as AccountingProto } from './generated/accounting.js';
 import type { ProtoGrpcType as ChatProto } from './generated/chat.js';
@@ -33,6 +33,50 @@ export const loaderOptions: protoLoader.Options = {
   includeDirs: [fileURLToPath(new URL('../../../proto/', import.meta.url))],
 };
 
+/** A part of a name that would reach Object's prototype (grpc-js skips such names too). */
+const UNSAFE_NAMES = new Set(['__proto__', 'prototype', 'constructor']);
+
+/**
+ * grpc-js's loadPackageDefinition, without loading grpc-js: the same hierarchy, messages and
+ * enums as they are, and for each service a client class carrying its definition (`service`,
+ * `serviceName`) that becomes grpc-js's generated class on first `new`. Only the grpc-js
+ * transport constructs one (the h2 and in-process clients read `service`), so a process that
+ * never does holds none of grpc-js (~100 modules, ~2.9 MiB of heap).
+ */
+function loadPackageDefinition(definition: protoLoader.PackageDefinition): grpc.GrpcObject {
+  const result: grpc.GrpcObject = {};
+  for (const [fqn, entry] of Object.entries(definition)) {
+    const names = fqn.split('.');
+    if (names.some((name) => UNSAFE_NAMES.has(name))) continue;
+    const serviceName = names[names.length - 1] ?? fqn;
+    let current = result;
+    for (const name of names.slice(0, -1)) {
+      current[name] ??= {};
+      current = current[name] as grpc.GrpcObject;
+    }
+    current[serviceName] = isService(entry) ? lazyClientConstructor(entry, serviceName) : entry;
+  }
+  return result;
+}
+
+/** A service, not a message or an enum (grpc-js's test: those have a `format`). */
+function isService(entry: protoLoader.AnyDefinition): entry is protoLoader.ServiceDefinition {
+  return !('format' in entry);
+}
+
+function lazyClientConstructor(service: grpc.ServiceDefinition, serviceName: string): grpc.ServiceClientConstructor {
+  let made: grpc.ServiceClientConstructor | undefined;
+  return class {
+    static readonly service = service;
+    static readonly serviceName = serviceName;
+    constructor(...args: ConstructorParameters<grpc.ServiceClientConstructor>) {
+      made ??= (require('@grpc/grpc-js') as typeof grpc).makeClientConstructor(service, serviceName, {});
+      // biome-ignore lint/correctness/noConstructorReturn: the generated client stands in for this placeholder
+      return new made(...args);
+    }
+  } as unknown as grpc.ServiceClientConstructor;
+}
+
 type AllProtos = AccountingProto & ChatProto & VideoProto & HealthProto;
 
 let loaded: AllProtos | undefined;
@@ -41,7 +85,7 @@ let loaded: AllProtos | undefined;
 export function protos(): AllProtos {
   if (!loaded) {
     const definition = protoLoader.loadSync(protoFiles, loaderOptions);
-    loaded = grpc.loadPackageDefinition(definition) as unknown as AllProtos;
+    loaded = loadPackageDefinition(definition) as unknown as AllProtos;
   }
   return loaded;
 }
