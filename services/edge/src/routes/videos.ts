@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { callerMay } from '../auth.js';
 import { clipResponse, inlineClip } from '../inline-clip.js';
 import type { ModelCatalog } from '../catalog.js';
@@ -162,8 +162,16 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, o
   // is what paused readers fill. What bounds them instead: the per-key limit on downloads
   // running at once, and the stall timeout (a provider that sends nothing: bodyTimeout; a caller
   // that reads nothing: cutWhenStalled).
-  const clips = new Agent({ connections: null, keepAliveTimeout: 30_000, bodyTimeout: stallTimeoutMs, headersTimeout: 30_000 });
-  app.addHook('onClose', async () => clips.close());
+  // undici is loaded on the first download that reaches a provider, not at start: its ~5 MiB of
+  // heap is held by no edge that never relays a clip.
+  let clips: Promise<Agent> | undefined;
+  const clipAgent = (): Promise<Agent> =>
+    (clips ??= import('undici').then(
+      ({ Agent }) => new Agent({ connections: null, keepAliveTimeout: 30_000, bodyTimeout: stallTimeoutMs, headersTimeout: 30_000 }),
+    ));
+  app.addHook('onClose', async () => {
+    if (clips) await (await clips).close();
+  });
   const downloads = new DownloadSlots(downloadsPerKey);
   // While the probes find the video service down, calls get a 503 at once rather than a deadline's wait.
   app.addHook('onRequest', (_request, _reply, done) => done(downstream.refusal('video')));
@@ -290,7 +298,8 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, o
       }
       let outcome: 'stale' | 'sent' = 'sent';
       try {
-        await clips.stream(options(url), ({ statusCode, headers }) => {
+        const agent = await clipAgent();
+        await agent.stream(options(url), ({ statusCode, headers }) => {
           if ([401, 403, 404, 410].includes(statusCode) && !refresh) {
             outcome = 'stale';
             return new Writable({ write: (_chunk, _encoding, done) => done() });
