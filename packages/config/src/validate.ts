@@ -1,4 +1,4 @@
-import { Compile } from 'typebox/compile';
+import { Compile } from 'typebox/schema';
 import { parseDocument } from 'yaml';
 import { nanosFromUnitPrice, nanosPerTokenFromMtokPrice } from '@gateway/pricing';
 import { ConfigSchema, type RawConfig, type RawGroup } from './schema.js';
@@ -61,7 +61,7 @@ export function parseConfig(text: string, source: string): GatewayConfig {
 function schemaIssues(raw: unknown): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const seen = new Set<string>();
-  for (const error of checker.Errors(raw)) {
+  for (const error of checker.Errors(raw)[1]) {
     // "schema is false" repeats what the additionalProperties error on the parent says.
     if (error.keyword === 'boolean') continue;
     let message = error.message;

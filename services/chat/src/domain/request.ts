@@ -82,7 +82,7 @@ function tokenLimit(body: JsonObject, field: string, group: ChatGroupConfig): vo
 
 /** The schema's first complaint, as the caller is told it. */
 function schemaError(body: JsonObject): GatewayError {
-  for (const error of chatRequestChecker.Errors(body)) {
+  for (const error of chatRequestChecker.Errors(body)[1]) {
     const param = paramOf(error.instancePath) || 'body';
     const params = error.params as Record<string, unknown>;
     let message = `${error.message}.`;

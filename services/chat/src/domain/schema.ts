@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { Compile } from 'typebox/compile';
+import { Compile } from 'typebox/schema';
 
 // The documented OpenAI chat fields, typed and bounded, checked by one compiled schema (fields it
 // does not name pass, and each provider's parameter map drops what its upstream does not take).
