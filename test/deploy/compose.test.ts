@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NODE_FLAGS } from '@gateway/cli';
 import { parseConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
 import { createLogger } from '@gateway/logging';
@@ -29,6 +30,7 @@ interface ComposeService {
   pull_policy?: string;
   build?: string | { context?: string; dockerfile?: string };
   command?: string[] | string;
+  entrypoint?: string[] | string;
   environment?: Record<string, string | number | boolean | null> | string[];
   env_file?: string | (string | { path: string; required?: boolean })[];
   volumes?: (string | { type?: string; source?: string; target: string; read_only?: boolean })[];
@@ -114,6 +116,7 @@ const ComposeSubsetSchema = Type.Object(
           pull_policy: Type.Optional(Type.Enum(['always', 'never', 'missing', 'build', 'daily', 'weekly'])),
           restart: Type.Optional(Type.Enum(['no', 'always', 'on-failure', 'unless-stopped'])),
           command: Type.Optional(StringList),
+          entrypoint: Type.Optional(StringList),
           environment: Type.Optional(Type.Record(Str, Type.Union([Str, Type.Number(), Type.Boolean(), Type.Null()]))),
           volumes: Type.Optional(Type.Array(Type.String({ pattern: '^[^:]+:/[^:]*(:(ro|rw))?$' }))),
           ports: Type.Optional(Type.Array(Type.String({ pattern: '^(\\$\\{[A-Z_]+(:-[0-9.]+)?\\}:|[0-9.]+:)?[0-9]+:[0-9]+$' }))),
@@ -287,6 +290,8 @@ describe('docker-compose.yml', () => {
       const s = service(compose, name);
       expect(s.image, name).toBe(image);
       expect(words(s.command), name).toEqual(['start', '--service', name]);
+      // With a service process's Node flags, as `gateway start --separate` gives its children.
+      expect(words(s.entrypoint ?? []), name).toEqual(['node', ...SERVICE_NODE_FLAGS, 'packages/cli/bin/gateway.js']);
       if (name === 'accounting') continue;
       // Not built again, and never looked for in a registry.
       expect(s.build, name).toBeUndefined();

@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NODE_FLAGS } from '@gateway/cli';
 import { parseConfig } from '@gateway/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKustomize, render, type KubeObject, type KustomizeCommand } from './kustomize.js';
@@ -37,6 +38,7 @@ interface EnvFrom {
 interface Container {
   name: string;
   image: string;
+  command?: string[];
   args?: string[];
   ports?: { name?: string; containerPort: number; protocol?: string }[];
   env?: EnvVar[];
@@ -303,6 +305,8 @@ describe.each([
       expect(selects({ matchLabels: deployment.spec.selector.matchLabels }, deployment.spec.template.metadata.labels)).toBe(true);
       const c = container(deployment);
       expect(c.args).toEqual(['start', '--service', name]);
+      // With a service process's Node flags, as `gateway start --separate` gives its children.
+      expect(c.command).toEqual(['node', ...SERVICE_NODE_FLAGS, 'packages/cli/bin/gateway.js']);
       expect(c.image).toMatch(/ai-gateway:[\w.-]+$/);
     }
   });
