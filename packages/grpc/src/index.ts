@@ -23,3 +23,4 @@ export {
 export { UPSTREAM_MS_KEY, upstreamMetadata, upstreamMsOf } from './upstream-time.js';
 export { inProcessAddress, isInProcessAddress, IN_PROCESS_SCHEME } from './in-process.js';
 export { createH2Client, isH2Target, type H2ClientOptions } from './h2-client.js';
+export { Metadata, Status } from './grpc-js.js';

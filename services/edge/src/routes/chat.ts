@@ -1,8 +1,7 @@
 import { groupMode, newCompletionId, type CompletionCall, type CompletionStream, type StreamMessage } from '@gateway/contracts';
 import { GatewayError, toOpenAIError } from '@gateway/errors';
-import { fromServiceError, isServiceError, isTransportUnavailable, upstreamMsOf } from '@gateway/grpc';
+import { fromServiceError, isServiceError, isTransportUnavailable, Status as GrpcStatus, upstreamMsOf } from '@gateway/grpc';
 import type { Metadata } from '@grpc/grpc-js';
-import { Status as GrpcStatus } from '@grpc/grpc-js/build/src/constants.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
