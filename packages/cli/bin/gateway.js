@@ -8,7 +8,8 @@
 //   next one, where V8 would otherwise let it reach several times that: about 100 MiB less at
 //   load, for ~2% more CPU. It is not a cap: a heap that needs more still gets it.
 // `gateway start --separate` gives its children the same flags but 8 MiB semi-spaces (a service
-// allocates a fraction of what the one process does per call: less memory, no throughput lost).
+// allocates a fraction of what the one process does per call: less memory, no throughput lost)
+// and one V8 worker thread (services share cores: see SERVICE_NODE_FLAGS in src/processes.ts).
 import('../dist/main.js').then(
   ({ main }) => main(process.argv.slice(2)),
   (error) => {

@@ -24,14 +24,21 @@ export const NODE_FLAGS: readonly string[] = (readFileSync(BIN, 'utf8').split('\
 
 /**
  * A service process's Node flags (each child's; the container manifests' `command` too): the start
- * command's, with 8 MiB semi-spaces instead of 16. One service allocates a fraction of what the
- * one-process start does per call, so a smaller young generation costs it no throughput, and its
- * RSS at load is 10–15 MiB lower (measured in bench/RESULTS.md); the one-process start keeps 16,
- * where 8 cost 3–14% more CPU per call.
+ * command's, with 8 MiB semi-spaces instead of 16, and one V8 worker thread instead of Node's four.
+ * - One service allocates a fraction of what the one-process start does per call, so a smaller
+ *   young generation costs it no throughput, and its RSS at load is 10–15 MiB lower; the
+ *   one-process start keeps 16, where 8 cost 3–14% more CPU per call.
+ * - Services share a machine's cores with each other (or run in pods of a core or two): each
+ *   process's GC helper threads then take the CPU from another service's main thread in the
+ *   middle of a call. With one, the added p99 at 300 calls/s fell from 8.5–14.6 ms to 5.4–6.9
+ *   on two cores, with ~5% more throughput at saturation. The one-process start keeps Node's
+ *   default: there its helpers only compete with itself.
+ * Both measured in bench/RESULTS.md.
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = NODE_FLAGS.map((flag) =>
-  flag.startsWith('--max-semi-space-size=') ? '--max-semi-space-size=8' : flag,
-);
+export const SERVICE_NODE_FLAGS: readonly string[] = [
+  ...NODE_FLAGS.map((flag) => (flag.startsWith('--max-semi-space-size=') ? '--max-semi-space-size=8' : flag)),
+  '--v8-pool-size=1',
+];
 
 /** Accounting first (the others call it), the edges last (they call everyone). */
 const ORDER: readonly ServiceName[] = ['accounting', 'chat', 'video', 'edge'];
