@@ -285,7 +285,7 @@ describe('streams', () => {
     expect(new Set(chunks.map((c) => c.model))).toEqual(new Set(['flash']));
     expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
     expect(chunks[0]?.id).toMatch(/^chatcmpl-/);
-    expect(chunks.every((c) => !('usage' in c))).toBe(true);
+    expect(chunks.every((c) => !('usage' in c) && !('system_fingerprint' in c))).toBe(true);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Hello from the simulator, one word at a time.');
     expect(
       chunks.some((c) => (c.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content === 'Thinking it through.'),

@@ -196,7 +196,7 @@ export class ChatCompletions {
     this.#provider(attempt).response?.(response);
     response.id = completionId;
     response.model = input.model;
-    delete response.system_fingerprint;
+    if (response.system_fingerprint !== undefined) response.system_fingerprint = undefined;
     const usage = readUsage(response.usage);
     if (isObject(response.usage)) normalizeUsage(response.usage);
     // An answer without usage cannot be metered exactly; it is billed as nothing and logged.
@@ -263,9 +263,12 @@ export class ChatCompletions {
           provider.chunk?.(chunk);
           chunk.id = completionId;
           chunk.model = input.model;
-          delete chunk.system_fingerprint;
-          if (!request.includeUsage) delete chunk.usage;
-          else if (chunkUsage) normalizeUsage(chunkUsage);
+          // Undefined, which JSON.stringify leaves out, rather than deleted: a delete turns the
+          // object into a dictionary in V8, a third slower to stringify, once per chunk.
+          if (chunk.system_fingerprint !== undefined) chunk.system_fingerprint = undefined;
+          if (!request.includeUsage) {
+            if (chunk.usage !== undefined) chunk.usage = undefined;
+          } else if (chunkUsage) normalizeUsage(chunkUsage);
           out.push(Buffer.from(JSON.stringify(chunk)));
         }
         if (out.length > 0) await write(out);
