@@ -56,7 +56,9 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 # example configuration. The files belong to root; the process runs as an unprivileged user and
 # writes only to /data (GATEWAY_DATA_DIR: gateway.db, the embedded store and the bus's outbox) and /tmp.
 FROM ${NODE_IMAGE} AS runtime
+# MALLOC_ARENA_MAX: as the first line of packages/cli/bin/gateway.js sets it (see there).
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=4000 \
     GATEWAY_DATA_DIR=/data

@@ -45,7 +45,7 @@ import { newestLtsNode, portkeyGateway } from './lib/installs.mjs';
 import { closedLoop, fixedRate, sequential, target } from './lib/load.mjs';
 import { freePort, startNats as startNatsServer } from './lib/nats.mjs';
 import { json, writeChatConfig } from './lib/config.mjs';
-import { cpuSeconds, gatewayCommand, peakRssMiB, start, stopAll, stopAndWait } from './lib/procs.mjs';
+import { cpuSeconds, gatewayCommand, gatewayEnv, peakRssMiB, start, stopAll, stopAndWait } from './lib/procs.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -113,6 +113,7 @@ const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [
   { id: 'bench-spaced', url: urls.spaced },
 ]);
 const baseEnv = {
+  ...gatewayEnv(root),
   NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '',
   GATEWAY_CONFIG: configPath,
   ADMIN_TOKEN,

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { freePort, startNats } from './lib/nats.mjs';
 import { json, writeChatConfig } from './lib/config.mjs';
-import { cpuSeconds, gatewayCommand, rssMiB, start, stopAll } from './lib/procs.mjs';
+import { cpuSeconds, gatewayCommand, gatewayEnv, rssMiB, start, stopAll } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CALLS = Number(process.env.MEMORY_CALLS ?? 200_000);
@@ -35,6 +35,7 @@ const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: js
 children.push(upstream.child);
 const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: upstream.value.fast }]);
 const baseEnv = {
+  ...gatewayEnv(root),
   GATEWAY_CONFIG: configPath,
   ADMIN_TOKEN,
   BENCH_UPSTREAM_KEY: 'bench-credential',

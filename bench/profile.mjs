@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { closedLoop, fixedRate, target } from './lib/load.mjs';
 import { freePort, startNats } from './lib/nats.mjs';
 import { json, writeChatConfig } from './lib/config.mjs';
-import { gatewayCommand, start, stopAll, stopAndWait } from './lib/procs.mjs';
+import { gatewayCommand, gatewayEnv, start, stopAll, stopAndWait } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
@@ -44,6 +44,7 @@ children.push(upstream.child);
 writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: upstream.value.fast }]);
 const profiles = join(tmp, 'profiles');
 const env = {
+  ...gatewayEnv(root),
   GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
   GATEWAY_DATA_DIR: join(tmp, 'data'),
   ADMIN_TOKEN,

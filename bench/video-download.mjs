@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { json } from './lib/config.mjs';
-import { cpuSeconds, gatewayCommand, rssMiB, start, stopAll } from './lib/procs.mjs';
+import { cpuSeconds, gatewayCommand, gatewayEnv, rssMiB, start, stopAll } from './lib/procs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -43,6 +43,7 @@ video: { poll_interval_ms: 200 }
 const gateway = await start([...gatewayCommand(root), 'start'], {
   name: 'gateway',
   env: {
+    ...gatewayEnv(root),
     GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
     GATEWAY_DATA_DIR: join(tmp, 'data'),
     PORT: '0',

@@ -82,8 +82,23 @@ export function gatewayCommand(root) {
   const cli = `${root.replace(/\/$/, '')}/packages/cli/bin/gateway.js`;
   const shebang = readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '';
   const flags = shebang
-    .replace(/^#!\S*env -S node\s*/, '')
+    .replace(/^#!\S*env -S (?:\w+=\S*\s+)*node\s*/, '')
     .split(/\s+/)
     .filter((flag) => flag.startsWith('--'));
   return [...flags, cli];
+}
+
+/**
+ * The environment the start command sets for itself (the `NAME=VALUE`s before `node` on that
+ * first line, e.g. MALLOC_ARENA_MAX): spread into the env of the process `gatewayCommand` starts.
+ */
+export function gatewayEnv(root) {
+  const shebang = readFileSync(`${root.replace(/\/$/, '')}/packages/cli/bin/gateway.js`, 'utf8').split('\n', 1)[0] ?? '';
+  const assignments = shebang.match(/^#!\S*env -S ((?:\w+=\S*\s+)*)node\b/)?.[1] ?? '';
+  return Object.fromEntries(
+    assignments
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
 }

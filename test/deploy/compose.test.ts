@@ -220,13 +220,13 @@ describe('Dockerfile', () => {
 
   it('enters through the gateway CLI and starts the all-in-one gateway by default', () => {
     // With the Node flags of the command's own first line.
-    const flags =
-      read('packages/cli/bin/gateway.js')
-        .split('\n')[0]
-        ?.replace(/^#!\/usr\/bin\/env -S node ?/, '')
-        .split(' ')
-        .filter(Boolean) ?? [];
+    const first = read('packages/cli/bin/gateway.js').split('\n')[0] ?? '';
+    const [, assignments = '', rest = ''] = /^#!\/usr\/bin\/env -S ((?:\w+=\S*\s+)*)node ?(.*)$/.exec(first) ?? [];
+    const flags = rest.split(' ').filter(Boolean);
     expect(flags).toEqual(['--max-semi-space-size=16', '--heap-growing-percent=50']);
+    // And the environment it sets for itself, as the image's.
+    expect(assignments.split(' ').filter(Boolean)).toEqual(['MALLOC_ARENA_MAX=2']);
+    expect(runtime.find((l) => l.startsWith('ENV '))?.split(/\s+/)).toContain('MALLOC_ARENA_MAX=2');
     expect(runtime).toContain(`ENTRYPOINT ${JSON.stringify(['node', ...flags, 'packages/cli/bin/gateway.js']).replaceAll(',', ', ')}`);
     expect(runtime).toContain('CMD ["start"]');
     expect(existsSync(`${root}packages/cli/bin/gateway.js`)).toBe(true);

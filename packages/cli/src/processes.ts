@@ -16,9 +16,9 @@ import { UsageError } from './admin-commands.js';
 // dying) and passes signals on.
 
 const BIN = resolve(fileURLToPath(import.meta.url), '../../bin/gateway.js');
-/** The start command's Node flags, from its first line (`#!/usr/bin/env -S node FLAGS`). */
+/** The start command's Node flags, from its first line (`#!/usr/bin/env -S [NAME=VALUE ...] node FLAGS`). */
 export const NODE_FLAGS: readonly string[] = (readFileSync(BIN, 'utf8').split('\n', 1)[0] ?? '')
-  .replace(/^#!\S*env -S node\s*/, '')
+  .replace(/^#!\S*env -S (?:\w+=\S*\s+)*node\s*/, '')
   .split(/\s+/)
   .filter((flag) => flag.startsWith('--'));
 
