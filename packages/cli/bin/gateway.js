@@ -9,7 +9,7 @@
 //   load, for ~2% more CPU. It is not a cap: a heap that needs more still gets it.
 // - MALLOC_ARENA_MAX=2 (the Dockerfile sets it too): glibc otherwise gives each of Node's threads
 //   a malloc arena of its own, and the memory V8's compiler threads free after the warm-up stays
-//   spread over them; with two, the one-process start held 10-15 MiB less at load, no CPU lost.
+//   spread over them; with two, the one-process start held 10-30 MiB less at load, no CPU lost.
 //   It overrides a value of the caller's environment; run `node FLAGS bin/gateway.js` to set another.
 // `gateway start --separate` gives its children the same flags but 8 MiB semi-spaces (a service
 // allocates a fraction of what the one process does per call: less memory, no throughput lost)
