@@ -79,13 +79,8 @@ export function stopAll(children) {
  * line of packages/cli/bin/gateway.js): spawn `node ...gatewayCommand(), 'start'`.
  */
 export function gatewayCommand(root) {
-  const cli = `${root.replace(/\/$/, '')}/packages/cli/bin/gateway.js`;
-  const shebang = readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '';
-  const flags = shebang
-    .replace(/^#!\S*env -S (?:\w+=\S*\s+)*node\s*/, '')
-    .split(/\s+/)
-    .filter((flag) => flag.startsWith('--'));
-  return [...flags, cli];
+  const { cli, rest } = startLine(root);
+  return [...rest.split(/\s+/).filter((flag) => flag.startsWith('--')), cli];
 }
 
 /**
@@ -93,12 +88,18 @@ export function gatewayCommand(root) {
  * first line, e.g. MALLOC_ARENA_MAX): spread into the env of the process `gatewayCommand` starts.
  */
 export function gatewayEnv(root) {
-  const shebang = readFileSync(`${root.replace(/\/$/, '')}/packages/cli/bin/gateway.js`, 'utf8').split('\n', 1)[0] ?? '';
-  const assignments = shebang.match(/^#!\S*env -S ((?:\w+=\S*\s+)*)node\b/)?.[1] ?? '';
   return Object.fromEntries(
-    assignments
-      .split(/\s+/)
+    startLine(root)
+      .assignments.split(/\s+/)
       .filter(Boolean)
       .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
   );
+}
+
+/** The CLI's path and its first line (`#!/usr/bin/env -S [NAME=VALUE ...] node FLAGS`), split. */
+function startLine(root) {
+  const cli = `${root.replace(/\/$/, '')}/packages/cli/bin/gateway.js`;
+  const shebang = readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '';
+  const [, assignments = '', rest = ''] = /^#!\S*env -S ((?:\w+=\S*\s+)*)node\b(.*)$/.exec(shebang) ?? [];
+  return { cli, assignments, rest };
 }
