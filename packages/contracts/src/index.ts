@@ -8,7 +8,7 @@ export { VideoClient, videoJobStatus, videoStatusMessage, type CreateVideoCall, 
 export { perCallBudget, unlimitedBudget, type BudgetAuthority, type BudgetClaim, type CallBudget, type ReserveInput } from './budget.js';
 export { BudgetLeases, LEASE_PREFIX, type BudgetLeaseOptions } from './leases.js';
 export { ALL_MODELS, hashSecret, KEY_PREFIX, keyAllows, looksLikeSecret } from './keys.js';
-export { newCompletionId } from './completions.js';
+export { newCompletionId, timeOrderedHex } from './completions.js';
 export { groupMode, modeMessage, type GroupMode } from './groups.js';
 export * from './events.js';
 export { BUDGET_PERIODS, budgetPeriodFromWire, budgetPeriodToWire, type BudgetPeriod } from './periods.js';

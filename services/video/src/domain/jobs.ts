@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Bus } from '@gateway/bus';
-import { encodeSpendEvent, spendSubject, type BudgetAuthority, type SpendEvent } from '@gateway/contracts';
+import { encodeSpendEvent, spendSubject, timeOrderedHex, type BudgetAuthority, type SpendEvent } from '@gateway/contracts';
 import type { DeploymentConfig, Env, VideoGroupConfig, VideoServiceConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestContext } from '@gateway/logging';
@@ -21,8 +20,9 @@ const URL_MAX_AGE_MS = 23 * 3600_000;
 const URL_MAX_DOWNLOADS = 90;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
+/** Time-ordered, as completion ids are: the tasks table and the ledger append rather than scatter. */
 export function newJobId(): string {
-  return `video_${randomUUID().replaceAll('-', '')}`;
+  return `video_${timeOrderedHex()}`;
 }
 
 export interface VideoJobsDeps {
