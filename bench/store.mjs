@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Store benchmark: the embedded SQLite store ("after", this tree) against the previous release's
 // nedb store ("before", a built checkout at BENCH_BEFORE), alternating between them in one run.
+// Any built checkout can be "before", an earlier SQLite release too; the start stage seeds a nedb
+// folder for "before", so leave it out for one of those (`BENCH_STAGES=memory,tail,cpu`).
 //
 //   1. memory: one-process RSS and data-folder size after 20k / 100k / 200k billed chat calls
-//      (closed loop, 50 connections), and the one-process CPU per call over those calls;
+//      (closed loop, 50 connections), and the one-process CPU, file and socket reads and writes
+//      and bytes written per call over those calls;
 //   2. tail:   added p50 / p99 at a fixed 300 req/s, gateway against the yardstick and direct;
 //   3. cpu:    CPU per call of every process in separate mode over a real nats-server;
 //   4. start:  spawn to `gateway ready`, empty and with a seeded folder (1M ledger entries over
@@ -45,7 +48,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { closedLoop, fixedRate, target } from './lib/load.mjs';
 import { json, writeChatConfig } from './lib/config.mjs';
-import { cpuSeconds, rssMiB, start } from './lib/procs.mjs';
+import { cpuSeconds, ioCounts, rssMiB, start } from './lib/procs.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -540,8 +543,8 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
     );
   }
   const sumSizes = (files) => Object.values(files).reduce((a, b) => a + b, 0);
-  function describeFiles(release, files) {
-    if (release === 'after') return `gateway.db ${mib(files['gateway.db'])}, -wal ${mib(files['gateway.db-wal'] ?? 0)}`;
+  function describeFiles(files) {
+    if (files['gateway.db'] !== undefined) return `gateway.db ${mib(files['gateway.db'])}, -wal ${mib(files['gateway.db-wal'] ?? 0)}`;
     const ledger = files['accounting_ledger.db'];
     return `*.db ${mib(sumSizes(files))} (ledger ${mib(ledger)}, ${Object.keys(files).length} files)`;
   }
@@ -606,11 +609,21 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
         const files0 = dataFiles(g.dataDir);
         const r = await saturate(g.target, 2); // warm-up; its calls count like the others
         const billed0 = await settle(g.url, g.key, Math.floor(r.requests * 0.99) - r.errors);
-        state[release] = { sent: r.requests, errors: r.errors, rate: r.rps, cpu0: cpuSeconds(g.pid), billed0, rows: [], elapsed: 0 };
+        state[release] = {
+          sent: r.requests,
+          errors: r.errors,
+          rate: r.rps,
+          cpu0: cpuSeconds(g.pid),
+          io0: ioCounts(g.pid),
+          billed0,
+          rows: [],
+          elapsed: 0,
+        };
         state[release].rows.push({ checkpoint: 0, billed: 0, rssMiB: rss0, files: files0 });
       }
       const lastBilled = { after: state.after.billed0, before: state.before.billed0 };
       const lastCpu = { after: state.after.cpu0, before: state.before.cpu0 };
+      const lastIo = { after: state.after.io0, before: state.before.io0 };
       for (const checkpoint of CHECKPOINTS) {
         // Alternate chunks until both releases have sent `checkpoint` calls.
         while (['after', 'before'].some((rel) => state[rel].sent < checkpoint)) {
@@ -631,6 +644,8 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
           const n = await settle(g.url, g.key, Math.floor(s.sent * 0.99) - s.errors, 15_000);
           await sleep(500);
           const cpu = cpuSeconds(g.pid);
+          const io = ioCounts(g.pid);
+          const calls = Math.max(1, n - lastBilled[release]);
           const row = {
             checkpoint,
             sent: s.sent,
@@ -639,27 +654,47 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
             rssMiB: rssMiB(g.pid),
             files: dataFiles(g.dataDir),
             rps: s.rate,
-            cpuUsPerCall: ((cpu - lastCpu[release]) * 1e6) / Math.max(1, n - lastBilled[release]),
+            cpuUsPerCall: ((cpu - lastCpu[release]) * 1e6) / calls,
+            // Reads and writes of files and sockets together: the calls' own socket I/O is the
+            // same in both releases, so a difference is the store's.
+            readsPerCall: (io.reads - lastIo[release].reads) / calls,
+            writesPerCall: (io.writes - lastIo[release].writes) / calls,
+            writtenKiBPerCall: (io.writtenBytes - lastIo[release].writtenBytes) / 1024 / calls,
           };
           lastCpu[release] = cpu;
+          lastIo[release] = io;
           lastBilled[release] = n;
           s.rows.push(row);
           log(
-            `  ${release.padEnd(6)} ${fmt(n, 0).padStart(8)} billed calls  RSS ${fmt(row.rssMiB)} MiB  ${describeFiles(release, row.files)}  ${fmt(row.rps, 0)} req/s last chunk  cpu ${fmt(row.cpuUsPerCall, 0)} µs/call since last point  errors ${s.errors}`,
+            `  ${release.padEnd(6)} ${fmt(n, 0).padStart(8)} billed calls  RSS ${fmt(row.rssMiB)} MiB  ${describeFiles(row.files)}  ${fmt(row.rps, 0)} req/s last chunk  cpu ${fmt(row.cpuUsPerCall, 0)} µs/call since last point  I/O per call ${fmt(row.readsPerCall)} reads, ${fmt(row.writesPerCall)} writes, ${fmt(row.writtenKiBPerCall)} KiB written  errors ${s.errors}`,
           );
         }
       }
       log('');
       table(
-        ['release', 'point', 'billed calls', 'RSS MiB', 'data files', 'CPU µs/call (segment)', 'req/s (last chunk)'],
+        [
+          'release',
+          'point',
+          'billed calls',
+          'RSS MiB',
+          'data files',
+          'CPU µs/call (segment)',
+          'reads/call',
+          'writes/call',
+          'KiB written/call',
+          'req/s (last chunk)',
+        ],
         ['after', 'before'].flatMap((rel) =>
           state[rel].rows.map((r) => [
             rel,
             r.checkpoint ? fmt(r.checkpoint, 0) : 'start',
             fmt(r.billed, 0),
             fmt(r.rssMiB),
-            describeFiles(rel, r.files),
+            describeFiles(r.files),
             r.cpuUsPerCall ? fmt(r.cpuUsPerCall, 0) : '-',
+            r.readsPerCall ? fmt(r.readsPerCall) : '-',
+            r.writesPerCall ? fmt(r.writesPerCall) : '-',
+            r.writtenKiBPerCall ? fmt(r.writtenKiBPerCall) : '-',
             r.rps ? fmt(r.rps, 0) : '-',
           ]),
         ),
@@ -916,9 +951,7 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
       );
     }
     if (seeding.before.seconds !== undefined)
-      log(
-        `  seeding before (nedb lines written directly): ${fmt(seeding.before.seconds, 1)} s, ${describeFiles('before', seedFiles.before)}`,
-      );
+      log(`  seeding before (nedb lines written directly): ${fmt(seeding.before.seconds, 1)} s, ${describeFiles(seedFiles.before)}`);
     const variants = [
       ['after', 'empty'],
       ['before', 'empty'],

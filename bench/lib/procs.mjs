@@ -49,6 +49,19 @@ export function peakRssMiB(pid) {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
+/**
+ * The file and socket system calls a process has made so far, and the bytes they moved
+ * (/proc/PID/io: `syscr` reads, `syscw` writes, `rchar`, `wchar`), counting every thread.
+ */
+export function ioCounts(pid) {
+  const counts = {};
+  for (const line of readFileSync(`/proc/${pid}/io`, 'utf8').trim().split('\n')) {
+    const [name, value] = line.split(': ');
+    counts[name] = Number(value);
+  }
+  return { reads: counts.syscr, writes: counts.syscw, readBytes: counts.rchar, writtenBytes: counts.wchar };
+}
+
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once every child has exited. */
 export function stopAndWait(children, graceMs = 10_000) {
   return Promise.all(
