@@ -12,8 +12,9 @@
 //   spread over them; with two, the one-process start held 10-30 MiB less at load, no CPU lost.
 //   It overrides a value of the caller's environment; run `node FLAGS bin/gateway.js` to set another.
 // `gateway start --separate` gives its children the same flags but 8 MiB semi-spaces (a service
-// allocates a fraction of what the one process does per call: less memory, no throughput lost)
-// and one V8 worker thread (services share cores: see SERVICE_NODE_FLAGS in src/processes.ts).
+// allocates a fraction of what the one process does per call: less memory, no throughput lost),
+// one V8 worker thread (services share cores) and TurboFan's compiles on the main thread (less
+// memory at load, for the same CPU): see SERVICE_NODE_FLAGS in src/processes.ts.
 import('../dist/main.js').then(
   ({ main }) => main(process.argv.slice(2)),
   (error) => {

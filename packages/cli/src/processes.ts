@@ -24,7 +24,8 @@ export const NODE_FLAGS: readonly string[] = (readFileSync(BIN, 'utf8').split('\
 
 /**
  * A service process's Node flags (each child's; the container manifests' `command` too): the start
- * command's, with 8 MiB semi-spaces instead of 16, and one V8 worker thread instead of Node's four.
+ * command's, with 8 MiB semi-spaces instead of 16, one V8 worker thread instead of Node's four, and
+ * TurboFan's compiles on the main thread.
  * - One service allocates a fraction of what the one-process start does per call, so a smaller
  *   young generation costs it no throughput, and its RSS at load is 10–15 MiB lower; the
  *   one-process start keeps 16, where 8 cost 3–14% more CPU per call.
@@ -33,11 +34,16 @@ export const NODE_FLAGS: readonly string[] = (readFileSync(BIN, 'utf8').split('\
  *   middle of a call. With one, the added p99 at 300 calls/s fell from 8.5–14.6 ms to 5.4–6.9
  *   on two cores, with ~5% more throughput at saturation. The one-process start keeps Node's
  *   default: there its helpers only compete with itself.
- * Both measured in bench/RESULTS.md.
+ * - `--no-concurrent-recompilation`: on Node 24 chat and the edge peaked 20–27 MiB lower at load
+ *   (150 and 148 MiB instead of 168–181 and 164–179), for the same CPU per call, throughput and
+ *   p99 (the warm-up's too); a service's compiles share its cores either way. The one process
+ *   keeps background compiles: its main thread is its bottleneck, and there streams fell 11–19%.
+ * All measured in bench/RESULTS.md.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = [
   ...NODE_FLAGS.map((flag) => (flag.startsWith('--max-semi-space-size=') ? '--max-semi-space-size=8' : flag)),
   '--v8-pool-size=1',
+  '--no-concurrent-recompilation',
 ];
 
 /** Accounting first (the others call it), the edges last (they call everyone). */
