@@ -35,9 +35,10 @@ export const NODE_FLAGS: readonly string[] = (readFileSync(BIN, 'utf8').split('\
  *   on two cores, with ~5% more throughput at saturation. The one-process start keeps Node's
  *   default: there its helpers only compete with itself.
  * - `--no-concurrent-recompilation`: on Node 24 chat and the edge peaked 20–27 MiB lower at load
- *   (150 and 148 MiB instead of 168–181 and 164–179), for the same CPU per call, throughput and
- *   p99 (the warm-up's too); a service's compiles share its cores either way. The one process
- *   keeps background compiles: its main thread is its bottleneck, and there streams fell 11–19%.
+ *   (150 and 148 MiB instead of 168–181 and 164–179), for the same CPU per call and p99 (the
+ *   warm-up's too) and throughput within the runs' spread: a service's compiles share its cores
+ *   either way. The one process keeps background compiles: its main thread is its bottleneck, and
+ *   there streams fell 11–19%.
  * All measured in bench/RESULTS.md.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = [
