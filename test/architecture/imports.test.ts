@@ -85,4 +85,13 @@ describe('architecture: services share contracts and nothing else', () => {
     expect(counts['packages/contracts']).toBeGreaterThan(0);
     for (const service of ['services/accounting', 'services/chat', 'services/video']) expect(counts[service] ?? 0).toBe(0);
   });
+
+  it("no process loads Node's bundled undici at start (an ESM import of node:http would, on Node 24)", async () => {
+    const entries = [...SERVICES.map((name) => join(root, 'services', name, 'dist/index.js')), join(root, 'packages/cli/dist/main.js')];
+    for (const entry of entries) {
+      const script = `await import(${JSON.stringify(entry)}); console.log(process.moduleLoadList.some((name) => name.includes('deps/undici')));`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: root });
+      expect(stdout.trim(), entry).toBe('false');
+    }
+  });
 });

@@ -332,3 +332,4 @@ export {
   type MetricsServerOptions,
   type ProcessTelemetryOptions,
 } from './metrics-server.js';
+export { nodeHttp } from './node-http.js';

@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Env } from '@gateway/config';
 import type { Logger } from '@gateway/logging';
 import { renderMetrics, startTracing } from '@gateway/telemetry';
+import { nodeHttp } from './node-http.js';
 import type { RunningService, ServiceName } from './index.js';
 
 // Every process serves its Prometheus metrics on a small plain HTTP server of its own
@@ -26,7 +27,7 @@ export interface MetricsServerOptions {
 
 /** Serves GET /metrics (Prometheus text format); anything else is 404, other methods 405. */
 export async function startMetricsServer({ host, port, logger }: MetricsServerOptions): Promise<MetricsServer> {
-  const server: Server = createServer((request, response) => {
+  const server: Server = nodeHttp.createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found: metrics are at /metrics\n');

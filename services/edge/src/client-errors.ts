@@ -1,7 +1,8 @@
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type ErrorCode, GatewayError, toOpenAIError } from '@gateway/errors';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { nodeHttp } from '@gateway/runtime';
 import { sendError } from './errors.js';
 
 // Answers the edge gives before any route runs, in the same OpenAI shape as the rest: Node's
@@ -13,7 +14,7 @@ import { sendError } from './errors.js';
 function rawAnswer(error: GatewayError, extra = ''): string {
   const body = JSON.stringify(toOpenAIError(error));
   const status = error.spec.http;
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`;
+  return `HTTP/1.1 ${status} ${nodeHttp.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`;
 }
 
 const PARSER_ANSWERS: Readonly<Record<string, [ErrorCode, string]>> = {

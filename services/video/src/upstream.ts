@@ -1,6 +1,6 @@
 import type { DeploymentConfig, Env } from '@gateway/config';
-import { UpstreamFailure, cleanUpstreamText, parseRetryAfter, sanitizeUpstreamMessage } from '@gateway/upstream';
-import { Pool, type Dispatcher } from 'undici';
+import { Pool, UpstreamFailure, cleanUpstreamText, parseRetryAfter, sanitizeUpstreamMessage } from '@gateway/upstream';
+import type { Dispatcher } from 'undici';
 
 // JSON over HTTP to the video providers' task APIs: one keep-alive pool per origin, the
 // credential read from the deployment's variable per call and never logged. Every failure is

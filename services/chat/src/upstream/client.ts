@@ -1,8 +1,8 @@
 import type { DeploymentConfig, Env } from '@gateway/config';
-import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { JsonObject } from '../domain/request.js';
 import { sseBatches } from './sse.js';
-import { UpstreamFailure, parseRetryAfter, sanitizeUpstreamMessage } from '@gateway/upstream';
+import { Pool, UpstreamFailure, parseRetryAfter, sanitizeUpstreamMessage, undiciErrors } from '@gateway/upstream';
 
 // HTTP to the upstreams: one keep-alive pool per origin, reused by every call, with the
 // credential read from the deployment's variable at call time and never logged.

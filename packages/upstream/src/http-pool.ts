@@ -1,0 +1,19 @@
+import { createRequire } from 'node:module';
+import type { Pool as UndiciPool, errors as UndiciErrors } from 'undici';
+
+// undici's connection pool without the rest of undici. Its entry point loads all of it (fetch,
+// WebSocket, EventSource, caches, mocks: 110 files) and, through its cookies module's look at
+// `globalThis.Headers`, Node's own bundled copy of undici as well: 30 MiB of RSS in a bare
+// process, where the pool, its request API and the error classes take 16 (bench/RESULTS.md).
+// These are undici's own modules, assembled as its entry point assembles them: the request API
+// mixed into Dispatcher's prototype, which Pool inherits. The upstream tests cover the paths.
+
+const require = createRequire(import.meta.url);
+const Dispatcher = require('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
+Object.assign(Dispatcher.prototype, require('undici/lib/api/index.js') as object);
+
+/** undici's Pool: keep-alive connections to one origin, with `request` (and `stream`, ...). */
+export const Pool = require('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
+export type Pool = UndiciPool;
+/** undici's error classes, to tell a timeout or an abort from other failures. */
+export const undiciErrors = require('undici/lib/core/errors.js') as typeof UndiciErrors;
