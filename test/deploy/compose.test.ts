@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVICE_NODE_FLAGS } from '@gateway/cli';
+import { serviceNodeFlags } from '@gateway/cli';
 import { parseConfig } from '@gateway/config';
 import { GrpcServer } from '@gateway/grpc';
 import { createLogger } from '@gateway/logging';
@@ -290,8 +290,9 @@ describe('docker-compose.yml', () => {
       const s = service(compose, name);
       expect(s.image, name).toBe(image);
       expect(words(s.command), name).toEqual(['start', '--service', name]);
-      // With a service process's Node flags, as `gateway start --separate` gives its children.
-      expect(words(s.entrypoint ?? []), name).toEqual(['node', ...SERVICE_NODE_FLAGS, 'packages/cli/bin/gateway.js']);
+      // With a service process's Node flags on the image's Node line (24), as `gateway start
+      // --separate` gives its children there.
+      expect(words(s.entrypoint ?? []), name).toEqual(['node', ...serviceNodeFlags(24), 'packages/cli/bin/gateway.js']);
       if (name === 'accounting') continue;
       // Not built again, and never looked for in a registry.
       expect(s.build, name).toBeUndefined();

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SERVICE_NODE_FLAGS } from '@gateway/cli';
+import { serviceNodeFlags } from '@gateway/cli';
 import { parseConfig } from '@gateway/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findKustomize, render, type KubeObject, type KustomizeCommand } from './kustomize.js';
@@ -305,8 +305,9 @@ describe.each([
       expect(selects({ matchLabels: deployment.spec.selector.matchLabels }, deployment.spec.template.metadata.labels)).toBe(true);
       const c = container(deployment);
       expect(c.args).toEqual(['start', '--service', name]);
-      // With a service process's Node flags, as `gateway start --separate` gives its children.
-      expect(c.command).toEqual(['node', ...SERVICE_NODE_FLAGS, 'packages/cli/bin/gateway.js']);
+      // With a service process's Node flags on the image's Node line (24), as `gateway start
+      // --separate` gives its children there.
+      expect(c.command).toEqual(['node', ...serviceNodeFlags(24), 'packages/cli/bin/gateway.js']);
       expect(c.image).toMatch(/ai-gateway:[\w.-]+$/);
     }
   });

@@ -13,8 +13,8 @@
 //   It overrides a value of the caller's environment; run `node FLAGS bin/gateway.js` to set another.
 // `gateway start --separate` gives its children the same flags but 8 MiB semi-spaces (a service
 // allocates a fraction of what the one process does per call: less memory, no throughput lost),
-// one V8 worker thread (services share cores) and TurboFan's compiles on the main thread (less
-// memory at load, for the same CPU): see SERVICE_NODE_FLAGS in src/processes.ts.
+// one V8 worker thread (services share cores) and, from Node 22 on, TurboFan's compiles on the
+// main thread (less memory at load, for the same CPU): see serviceNodeFlags in src/processes.ts.
 import('../dist/main.js').then(
   ({ main }) => main(process.argv.slice(2)),
   (error) => {

@@ -38,14 +38,21 @@ export const NODE_FLAGS: readonly string[] = (readFileSync(BIN, 'utf8').split('\
  *   (150 and 148 MiB instead of 168–181 and 164–179), for the same CPU per call and p99 (the
  *   warm-up's too) and throughput within the runs' spread: a service's compiles share its cores
  *   either way. The one process keeps background compiles: its main thread is its bottleneck, and
- *   there streams fell 11–19%.
- * All measured in bench/RESULTS.md.
+ *   there streams fell 11–19%. Node 20 keeps them too: its V8 has no Maglev, so every
+ *   optimization is a TurboFan compile, and on the main thread they showed in the tail (p99 at
+ *   300 calls/s +8.7 and +16.2 ms against +4.7), while its services stay under 140 MiB without.
+ * All measured in bench/RESULTS.md. The container manifests carry the image's line's (Node 24).
  */
-export const SERVICE_NODE_FLAGS: readonly string[] = [
-  ...NODE_FLAGS.map((flag) => (flag.startsWith('--max-semi-space-size=') ? '--max-semi-space-size=8' : flag)),
-  '--v8-pool-size=1',
-  '--no-concurrent-recompilation',
-];
+export function serviceNodeFlags(nodeMajor: number): string[] {
+  return [
+    ...NODE_FLAGS.map((flag) => (flag.startsWith('--max-semi-space-size=') ? '--max-semi-space-size=8' : flag)),
+    '--v8-pool-size=1',
+    ...(nodeMajor >= 22 ? ['--no-concurrent-recompilation'] : []),
+  ];
+}
+
+/** The service processes' flags on the Node running this command, which they run on too. */
+export const SERVICE_NODE_FLAGS: readonly string[] = serviceNodeFlags(Number(process.versions.node.split('.')[0]));
 
 /** Accounting first (the others call it), the edges last (they call everyone). */
 const ORDER: readonly ServiceName[] = ['accounting', 'chat', 'video', 'edge'];
