@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Pool as UndiciPool, errors as UndiciErrors } from 'undici';
+import type { Agent as UndiciAgent, Pool as UndiciPool, errors as UndiciErrors } from 'undici';
 
 // undici's connection pool without the rest of undici. Its entry point loads all of it (fetch,
 // WebSocket, EventSource, caches, mocks: 110 files) and, through its cookies module's look at
@@ -15,5 +15,8 @@ Object.assign(Dispatcher.prototype, require('undici/lib/api/index.js') as object
 /** undici's Pool: keep-alive connections to one origin, with `request` (and `stream`, ...). */
 export const Pool = require('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
 export type Pool = UndiciPool;
+/** undici's Agent: a pool per origin, for calls to origins not known in advance (clip downloads). */
+export const Agent = require('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+export type Agent = UndiciAgent;
 /** undici's error classes, to tell a timeout or an abort from other failures. */
 export const undiciErrors = require('undici/lib/core/errors.js') as typeof UndiciErrors;

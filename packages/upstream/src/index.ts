@@ -10,4 +10,4 @@ export {
 } from './failure.js';
 export { Router, RECENT_FAILURES_WINDOW_MS, type Attempt, type DeploymentHealthView, type RouteHooks, type Routed } from './router.js';
 export { failureReason } from './describe.js';
-export { Pool, undiciErrors } from './http-pool.js';
+export { Agent, Pool, undiciErrors } from './http-pool.js';

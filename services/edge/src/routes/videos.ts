@@ -162,11 +162,12 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, o
   // is what paused readers fill. What bounds them instead: the per-key limit on downloads
   // running at once, and the stall timeout (a provider that sends nothing: bodyTimeout; a caller
   // that reads nothing: cutWhenStalled).
-  // undici is loaded on the first download that reaches a provider, not at start: its ~5 MiB of
-  // heap is held by no edge that never relays a clip.
+  // undici's agent is loaded on the first download that reaches a provider, not at start, and
+  // alone (packages/upstream's http-pool: not undici's entry point, which also loads fetch and
+  // Node's bundled copy of undici): its heap is held by no edge that never relays a clip.
   let clips: Promise<Agent> | undefined;
   const clipAgent = (): Promise<Agent> =>
-    (clips ??= import('undici').then(
+    (clips ??= import('@gateway/upstream').then(
       ({ Agent }) => new Agent({ connections: null, keepAliveTimeout: 30_000, bodyTimeout: stallTimeoutMs, headersTimeout: 30_000 }),
     ));
   app.addHook('onClose', async () => {
