@@ -17,9 +17,10 @@ COPY packages/ packages/
 COPY services/ services/
 RUN find packages services -mindepth 2 -maxdepth 2 ! -name package.json ! -name bin -exec rm -rf {} +
 
-# Build: every dependency, then the TypeScript project references (output in each dist/) and
-# the dashboard's page (Vite, into packages/dashboard/dist/ui; the edge serves it at /ui/). Vite
-# and the page's libraries are dev dependencies: only the built files reach the image.
+# Build: every dependency, then the TypeScript project references (output in each dist/), TypeBox
+# bundled into one module (packages/typebox/bundle.mjs) and the dashboard's page (Vite, into
+# packages/dashboard/dist/ui; the edge serves it at /ui/). Vite, Rolldown and the page's
+# libraries are dev dependencies: only the built files reach the image.
 # packages/simulators (upstream simulators for tests and benchmarks) is kept out of the build
 # context by .dockerignore, so the build starts from the CLI's project, whose references reach
 # every production workspace, not from the root tsconfig.json, which also lists the simulators.
@@ -36,9 +37,10 @@ COPY proto/ proto/
 COPY packages/ packages/
 COPY services/ services/
 RUN npx tsc -b packages/cli \
+ && node packages/typebox/bundle.mjs \
  && npx vite build packages/dashboard --logLevel warn \
  && rm -rf packages/*/src packages/*/test packages/*/node_modules packages/*/tsconfig*.json \
-           packages/dashboard/index.html packages/dashboard/vite.config.ts \
+           packages/dashboard/index.html packages/dashboard/vite.config.ts packages/typebox/bundle.mjs \
            services/*/src services/*/test services/*/node_modules services/*/tsconfig*.json \
  && find packages services -path '*/dist/*' \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Imports the built edge (services/edge/dist/index.js) with a module loader hook that records
-// every module loaded, and prints how many came from each workspace as JSON
-// ({"services/edge": 31, "packages/contracts": 9, ...}). The architecture test runs it to prove
-// the edge loads no code of the services it calls: only their contracts.
+// every module loaded, and prints how many came from each workspace and each dependency as JSON
+// ({"services/edge": 31, "packages/contracts": 9, "node_modules/fastify": 28, ...}). The
+// architecture test runs it to prove the edge loads no code of the services it calls (only their
+// contracts), and that the built services load TypeBox as the one module packages/typebox makes.
 //
 //   node scripts/count-edge-modules.mjs [entry]   (default: services/edge/dist/index.js)
 
@@ -40,8 +41,9 @@ for (const url of loaded) {
   if (!url.startsWith('file:')) continue;
   const path = relative(root, realpathSync(fileURLToPath(url)));
   const match = /^(packages|services)\/([^/]+)\//.exec(path);
-  // Everything outside the workspaces (node_modules) is counted together.
-  const workspace = match ? `${match[1]}/${match[2]}` : path.startsWith('node_modules/') ? 'node_modules' : 'other';
+  // Dependencies by package (node_modules/<name>, node_modules/@scope/<name>).
+  const dependency = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+  const workspace = match ? `${match[1]}/${match[2]}` : dependency ? `node_modules/${dependency[1]}` : 'other';
   counts[workspace] = (counts[workspace] ?? 0) + 1;
 }
 process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(counts).sort()), null, 2)}\n`);

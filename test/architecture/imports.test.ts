@@ -86,6 +86,16 @@ describe('architecture: services share contracts and nothing else', () => {
     for (const service of ['services/accounting', 'services/chat', 'services/video']) expect(counts[service] ?? 0).toBe(0);
   });
 
+  it.each(SERVICES)('the built %s loads TypeBox as one module, not its ~540 (packages/typebox)', async (name) => {
+    // Runs against dist/ after `npm run build` (the test suite's pretest bundles it too).
+    const entry = join(root, 'services', name, 'dist/index.js');
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts/count-edge-modules.mjs'), entry], { cwd: root });
+    const counts = JSON.parse(stdout) as Record<string, number>;
+    expect(counts['node_modules/typebox'] ?? 0).toBe(0);
+    // Every service reads the configuration, whose schema is TypeBox's.
+    expect(counts['packages/typebox']).toBe(1);
+  });
+
   it("no process loads Node's bundled undici at start (an ESM import of node:http would, on Node 24)", async () => {
     const entries = [...SERVICES.map((name) => join(root, 'services', name, 'dist/index.js')), join(root, 'packages/cli/dist/main.js')];
     for (const entry of entries) {

@@ -1,4 +1,4 @@
-import Type, { type Static } from 'typebox';
+import Type, { type Static } from '@gateway/typebox';
 
 // The configuration file's shape. Structure is checked against this schema; the rules that
 // span fields (unique names, prices per resolution, fallbacks) are in validate.ts.

@@ -1,4 +1,4 @@
-import { Compile } from 'typebox/schema';
+import { Compile } from '@gateway/typebox';
 import { parseDocument } from 'yaml';
 import { nanosFromUnitPrice, nanosPerTokenFromMtokPrice } from '@gateway/pricing';
 import { ConfigSchema, type RawConfig, type RawGroup } from './schema.js';

@@ -1,5 +1,4 @@
-import Type from 'typebox';
-import { Compile } from 'typebox/schema';
+import Type, { Compile } from '@gateway/typebox';
 
 // The documented OpenAI chat fields, typed and bounded, checked by one compiled schema (fields it
 // does not name pass, and each provider's parameter map drops what its upstream does not take).

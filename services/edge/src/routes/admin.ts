@@ -15,7 +15,7 @@ import { trafficSummary } from '@gateway/telemetry';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import Type, { type Static, type TOptional, type TSchema } from 'typebox';
+import Type, { type Static, type TOptional, type TSchema } from '@gateway/typebox';
 import { refuseSeveralAuthorizations } from '../auth.js';
 import type { Downstream } from '../downstream.js';
 import { callContext } from '../telemetry.js';

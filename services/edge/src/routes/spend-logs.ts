@@ -1,6 +1,6 @@
 import { nanosToUsd } from '@gateway/pricing';
 import type { SpendLogEntry__Output } from '@gateway/protos';
-import Type from 'typebox';
+import Type from '@gateway/typebox';
 
 // What the admin spend log (`GET /admin/v1/spend/logs`) and a key's own
 // (`GET /v1/usage/logs`) share: the filters' shapes, a row, and a page.

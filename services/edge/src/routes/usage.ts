@@ -2,7 +2,7 @@ import { budgetPeriodFromWire } from '@gateway/contracts';
 import { nanosToUsd } from '@gateway/pricing';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import Type from 'typebox';
+import Type from '@gateway/typebox';
 import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
