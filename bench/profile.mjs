@@ -122,6 +122,9 @@ for (const file of files.sort()) {
     copyFileSync(join(profiles, file), join(process.env.PROFILE_SAVE, `${name.replace(/\W+/g, '-')}.cpuprofile`));
   summarise(name, JSON.parse(readFileSync(join(profiles, file), 'utf8')));
 }
+// The upstream's process and the load generator's sockets would keep this one alive: the exit
+// handler stops the children.
+process.exit(0);
 
 /** Bytes allocated per call, by package and by allocating function (a sampled estimate). */
 function summariseAllocations(profile) {
