@@ -58,9 +58,10 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 # example configuration. The files belong to root; the process runs as an unprivileged user and
 # writes only to /data (GATEWAY_DATA_DIR: gateway.db, the embedded store and the bus's outbox) and /tmp.
 FROM ${NODE_IMAGE} AS runtime
-# MALLOC_ARENA_MAX: as the first line of packages/cli/bin/gateway.js sets it (see there).
+# MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_: as the first line of packages/cli/bin/gateway.js sets them (see there).
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=32768 \
     HOST=0.0.0.0 \
     PORT=4000 \
     GATEWAY_DATA_DIR=/data
