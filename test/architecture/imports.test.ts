@@ -79,7 +79,7 @@ describe('architecture: services share contracts and nothing else', () => {
 
   it('the built edge loads no module of accounting, chat or video', async () => {
     // Runs against dist/ (the test suite is run after `tsc -b`).
-    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts/count-edge-modules.mjs')], { cwd: root });
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts/count-modules.mjs')], { cwd: root });
     const counts = JSON.parse(stdout) as Record<string, number>;
     expect(counts['services/edge']).toBeGreaterThan(0);
     expect(counts['packages/contracts']).toBeGreaterThan(0);
@@ -89,7 +89,7 @@ describe('architecture: services share contracts and nothing else', () => {
   it.each(SERVICES)('the built %s loads TypeBox as one module, not its ~540 (packages/typebox)', async (name) => {
     // Runs against dist/ after `npm run build` (the test suite's pretest bundles it too).
     const entry = join(root, 'services', name, 'dist/index.js');
-    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts/count-edge-modules.mjs'), entry], { cwd: root });
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'scripts/count-modules.mjs'), entry], { cwd: root });
     const counts = JSON.parse(stdout) as Record<string, number>;
     expect(counts['node_modules/typebox'] ?? 0).toBe(0);
     // Every service reads the configuration, whose schema is TypeBox's.

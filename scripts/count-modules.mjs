@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Imports the built edge (services/edge/dist/index.js) with a module loader hook that records
-// every module loaded, and prints how many came from each workspace and each dependency as JSON
+// Imports a built service (by default the edge, services/edge/dist/index.js) with a module loader
+// hook that records every module loaded, and prints how many came from each workspace and each dependency as JSON
 // ({"services/edge": 31, "packages/contracts": 9, "node_modules/fastify": 28, ...}). The
 // architecture test runs it to prove the edge loads no code of the services it calls (only their
 // contracts), and that the built services load TypeBox as the one module packages/typebox makes.
 //
-//   node scripts/count-edge-modules.mjs [entry]   (default: services/edge/dist/index.js)
+//   node scripts/count-modules.mjs [entry]   (default: services/edge/dist/index.js)
 
 import { register } from 'node:module';
 import { MessageChannel } from 'node:worker_threads';
