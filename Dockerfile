@@ -28,9 +28,9 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY --from=manifests /app/ ./
-# Install scripts stay off, as in the repository's own npm settings (allowScripts). SQLite comes
-# as libsql's prebuilt binary inside a registry package (@libsql/linux-x64-gnu on this glibc
-# image): nothing is compiled.
+# Install scripts stay off, as in the repository's own npm settings (allowScripts). SQLite is
+# Node's own (node:sqlite, which the store uses on this Node line); libsql, its fallback on Node
+# lines without it, comes as a prebuilt binary inside a registry package: nothing is compiled.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.base.json ./
 COPY proto/ proto/

@@ -11,7 +11,7 @@
 //   PROFILE_RATE=300         calls at a fixed rate instead of 50 connections
 //   PROFILE_SAVE=dir         keep the .cpuprofile files there (open them in Chrome's DevTools)
 //   PROFILE_CALLERS=name     also print which of the gateway's functions the self time of
-//                            functions so named (e.g. `run`, libsql's statement) is spent for
+//                            functions so named (e.g. `run`, a SQLite statement's) is spent for
 //   PROFILE_KIND=alloc       what a call allocates instead (V8's sampling heap profiler, counting
 //                            objects already collected too), by package and function, one process
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -1,8 +1,9 @@
 // A diagnostic preload for a gateway process (node --require bench/lib/store-probe.cjs):
-// counts where the event loop stalls. It times every libsql call (exec, and run/get/all of
-// prepared statements, by SQL text), records V8 garbage-collection pauses and the event-loop
-// delay. On SIGUSR2 it writes what it saw since the previous SIGUSR2 to STORE_PROBE_OUT (JSON)
-// and starts over. STORE_PROBE_SQL=0 leaves libsql alone (a release without it).
+// counts where the event loop stalls. It times every SQLite call of either binding the store
+// runs on (node:sqlite, libsql: exec, and run/get/all of prepared statements, by SQL text),
+// records V8 garbage-collection pauses and the event-loop delay. On SIGUSR2 it writes what it saw
+// since the previous SIGUSR2 to STORE_PROBE_OUT (JSON) and starts over. STORE_PROBE_SQL=0 leaves
+// SQLite alone (a release without it).
 // The wrappers cost a little per call: figures taken with the probe are for finding causes,
 // not for comparing releases.
 const { writeFileSync } = require('node:fs');
@@ -60,6 +61,14 @@ if (process.env.STORE_PROBE_SQL !== '0') {
   const statementProto = Object.getPrototypeOf(memory.prepare('SELECT 1'));
   memory.close();
   for (const method of ['run', 'get', 'all']) wrap(statementProto, method, (statement) => `${method} ${statement.probeSql ?? '?'}`);
+
+  // node:sqlite (the store's binding where Node has it): its statements know their SQL.
+  const sqlite = process.getBuiltinModule?.('node:sqlite');
+  if (sqlite) {
+    wrap(sqlite.DatabaseSync.prototype, 'exec', (_db, args) => `exec ${args[0]}`);
+    for (const method of ['run', 'get', 'all'])
+      wrap(sqlite.StatementSync.prototype, method, (statement) => `${method} ${statement.sourceSQL}`);
+  }
 }
 
 const loop = monitorEventLoopDelay({ resolution: 1 });

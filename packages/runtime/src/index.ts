@@ -16,7 +16,15 @@ import type { DeploymentHealth, DeploymentState, ModelGroup } from '@gateway/pro
 import type { DeploymentHealthView } from '@gateway/upstream';
 import { inProcessAddress, type GrpcServer } from '@gateway/grpc';
 import { createLogger, type Logger } from '@gateway/logging';
-import { connectMongo, importLegacyEmbedded, SqliteStore, type DocumentStore } from '@gateway/store';
+import {
+  connectMongo,
+  defaultSqliteDriver,
+  importLegacyEmbedded,
+  sqliteDriverAvailable,
+  SqliteStore,
+  type DocumentStore,
+  type SqliteDriverName,
+} from '@gateway/store';
 import { countStoreWrite } from '@gateway/telemetry';
 
 // What every service is given and what it hands back, so the four have one shape: a service is
@@ -217,6 +225,18 @@ export interface OpenedBus {
   close(): Promise<void>;
 }
 
+/** `SQLITE_DRIVER`: `node` (`node:sqlite`, the default where this Node has it) or `libsql`. */
+export function sqliteDriverOf(env: Env): SqliteDriverName {
+  const named = env.SQLITE_DRIVER?.toLowerCase();
+  if (named === undefined || named === '') return defaultSqliteDriver();
+  const driver = named === 'node' || named === 'node:sqlite' ? 'node:sqlite' : named === 'libsql' ? 'libsql' : undefined;
+  if (driver === undefined) throw new Error(`SQLITE_DRIVER must be "node" or "libsql", not "${env.SQLITE_DRIVER}"`);
+  if (!sqliteDriverAvailable(driver)) {
+    throw new Error(`SQLITE_DRIVER=${env.SQLITE_DRIVER} needs node:sqlite, which Node ${process.version} lacks (Node ≥ 22.13 has it)`);
+  }
+  return driver;
+}
+
 /**
  * The process's embedded SQLite store (`gateway.db` in the data folder): the whole store in
  * embedded mode, and the bus's outbox in every mode. A folder written by the previous embedded
@@ -228,7 +248,8 @@ export async function openEmbeddedStore(env: Env, logger: Logger): Promise<Sqlit
   if (synchronous !== undefined && synchronous !== 'normal' && synchronous !== 'full') {
     throw new Error(`SQLITE_SYNCHRONOUS must be "normal" or "full", not "${env.SQLITE_SYNCHRONOUS}"`);
   }
-  const store = new SqliteStore(dir, { synchronous: synchronous ?? 'normal', onWrite: countStoreWrite });
+  const driver = sqliteDriverOf(env);
+  const store = new SqliteStore(dir, { synchronous: synchronous ?? 'normal', onWrite: countStoreWrite, driver });
   try {
     const imported = await importLegacyEmbedded(dir, store);
     if (imported)

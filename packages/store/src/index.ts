@@ -3,6 +3,7 @@ import type { DocumentStore } from './port.js';
 
 export * from './port.js';
 export { SQLITE_FILE, SqliteStore, type SqliteStoreOptions } from './sqlite.js';
+export { defaultSqliteDriver, sqliteDriverAvailable, type SqliteDriverName } from './sqlite-driver.js';
 export type { MongoStore, MongoStoreOptions } from './mongodb.js';
 
 /**

@@ -1,9 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import Database from 'libsql';
 import {
   indexFields,
   StoreError,
@@ -18,9 +16,20 @@ import {
   type Update,
   type UpdateOptions,
 } from './port.js';
+import {
+  defaultSqliteDriver,
+  isSqliteDuplicate,
+  openSqlite,
+  type SqlConnection,
+  type SqliteDriverName,
+  type SqlStatement,
+  type SqlValue,
+  WORKER_OPEN,
+  workerDriver,
+} from './sqlite-driver.js';
 
 // The embedded adapter: one SQLite database per data folder (`gateway.db`, WAL mode), driven by
-// libsql's synchronous binding. Each collection is a table of JSON documents keyed by `_id`;
+// a synchronous binding (`node:sqlite`, else `libsql`: sqlite-driver.ts). Each collection is a table of JSON documents keyed by `_id`;
 // every declared index is a SQLite expression index on the field, unique ones enforced by
 // SQLite. Nothing is held in the heap: memory stays flat however large the data grows.
 //
@@ -58,8 +67,7 @@ const CHECKPOINTER_START_CHECK_MS = 1000;
 // its WAL is folded in at close.
 const CHECKPOINTER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file);
+${WORKER_OPEN}
 db.exec('PRAGMA busy_timeout = 5000');
 const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
@@ -77,10 +85,8 @@ parentPort.on('message', () => {
   process.exit(0);
 });
 `;
-const driverPath = createRequire(import.meta.url).resolve('libsql');
 
 type Row = { doc: string; dates: string | null };
-type SqlValue = string | number | null;
 type Synchronous = 'normal' | 'full';
 type Checkpoints = 'background' | 'inline';
 
@@ -355,8 +361,7 @@ function seed(filter: Filter): Record<string, unknown> {
 // --- errors ---------------------------------------------------------------------------------
 
 function translate(error: unknown): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE')) {
+  if (isSqliteDuplicate(error)) {
     return new StoreError('duplicate_key', 'duplicate key', { cause: error });
   }
   return error;
@@ -372,13 +377,13 @@ interface Ttl {
 
 /** One open database file, shared by every handle this process has on it. */
 class SqliteDatabase {
-  readonly db: Database.Database;
-  readonly #statements = new Map<string, Database.Statement>();
+  readonly db: SqlConnection;
+  readonly #statements = new Map<string, SqlStatement>();
   readonly #ttls = new Map<string, Ttl>();
   readonly #indexed = new Map<string, Set<string>>();
-  readonly #begin: Database.Statement;
-  readonly #commit: Database.Statement;
-  readonly #rollback: Database.Statement;
+  readonly #begin: SqlStatement;
+  readonly #commit: SqlStatement;
+  readonly #rollback: SqlStatement;
   readonly #sweeper: NodeJS.Timeout;
   #checkpointer: Worker | undefined;
   /** Until the checkpointer starts: the WAL's size is looked at once a second. */
@@ -389,10 +394,11 @@ class SqliteDatabase {
 
   constructor(
     readonly file: string,
+    readonly driver: SqliteDriverName,
     synchronous: Synchronous,
     checkpoints: Checkpoints,
   ) {
-    this.db = new Database(file);
+    this.db = openSqlite(driver, file);
     this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     this.db.exec('PRAGMA busy_timeout = 5000');
@@ -426,7 +432,12 @@ class SqliteDatabase {
     this.#checkpointerStart = undefined;
     this.#checkpointer = new Worker(CHECKPOINTER, {
       eval: true,
-      workerData: { driver: driverPath, file: this.file, intervalMs: CHECKPOINT_INTERVAL_MS, hardLimit: WAL_PAGES_HARD_LIMIT },
+      workerData: {
+        driver: workerDriver(this.driver),
+        file: this.file,
+        intervalMs: CHECKPOINT_INTERVAL_MS,
+        hardLimit: WAL_PAGES_HARD_LIMIT,
+      },
       // A thread that only copies pages: a small heap.
       resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
     });
@@ -440,7 +451,7 @@ class SqliteDatabase {
   }
 
   /** A prepared statement per SQL text; queries bind their values, so the texts are few. */
-  statement(sql: string): Database.Statement {
+  statement(sql: string): SqlStatement {
     if (this.closed) throw new StoreError('unavailable', 'the embedded store is closed');
     let statement = this.#statements.get(sql);
     if (!statement) {
@@ -792,6 +803,11 @@ export interface SqliteStoreOptions {
   checkpoints?: Checkpoints;
   /** Told of each write operation this handle's collections issue (the process's write counter). */
   onWrite?: StoreWriteObserver;
+  /**
+   * The binding: `node:sqlite` (default where this Node has it) or `libsql`. Handles on a
+   * folder already open in this process share its connection, whatever they name.
+   */
+  driver?: SqliteDriverName;
 }
 
 /**
@@ -813,7 +829,12 @@ export class SqliteStore implements DocumentStore {
     this.file = resolve(join(dir, SQLITE_FILE));
     let base = open.get(this.file);
     if (!base) {
-      base = new SqliteDatabase(this.file, options.synchronous ?? 'normal', options.checkpoints ?? 'background');
+      base = new SqliteDatabase(
+        this.file,
+        options.driver ?? defaultSqliteDriver(),
+        options.synchronous ?? 'normal',
+        options.checkpoints ?? 'background',
+      );
       open.set(this.file, base);
     }
     base.refs += 1;
@@ -857,6 +878,11 @@ export class SqliteStore implements DocumentStore {
   explain(collection: string, filter: Filter, options: FindOptions = {}): string {
     this.#assertOpen();
     return new SqliteCollection(this.#base, collection, this.#base.ensureTable(collection, [])).explain(filter, options);
+  }
+
+  /** The binding this store's connection runs on. */
+  get driver(): SqliteDriverName {
+    return this.#base.driver;
   }
 
   /** Whether checkpoints run in their thread yet (it starts once the WAL passes 1 MiB). */

@@ -2,7 +2,8 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Doc, SqliteStore } from '../src/index.js';
+import { type Doc, SqliteStore, sqliteDriverAvailable } from '../src/index.js';
+import { openSqlite } from '../src/sqlite-driver.js';
 import { storeContract } from './contract.js';
 
 const dirs: string[] = [];
@@ -15,7 +16,11 @@ afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-storeContract('embedded (SQLite)', async () => new SqliteStore(await tempDir()), { ttlGraceMs: 0 });
+// The contract on each binding this Node can run (both on Node ≥ 22.13, libsql alone before).
+for (const driver of ['node:sqlite', 'libsql'] as const) {
+  if (!sqliteDriverAvailable(driver)) continue;
+  storeContract(`embedded (SQLite, ${driver})`, async () => new SqliteStore(await tempDir(), { driver }), { ttlGraceMs: 0 });
+}
 
 interface Counter {
   _id: string;
@@ -223,8 +228,7 @@ describe('embedded store (SQLite)', () => {
 });
 
 async function planOf(store: SqliteStore, sql: string): Promise<string> {
-  const { default: Database } = await import('libsql');
-  const db = new Database(store.file, { readonly: true });
+  const db = openSqlite(store.driver, store.file, { readOnly: true });
   try {
     return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join('\n');
   } finally {

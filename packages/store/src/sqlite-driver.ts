@@ -1,0 +1,107 @@
+import { createRequire } from 'node:module';
+import type LibsqlDatabase from 'libsql';
+
+// The SQLite binding the embedded store runs on. Node's built-in `node:sqlite` (Node ≥ 22.13,
+// no flag) where the runtime has it: the same SQLite without an add-on, about 40% less CPU per
+// store call than `libsql` here (bench/RESULTS.md, "node:sqlite"), and no native library to map
+// into every process. `libsql` (prebuilt N-API binaries in its registry packages) on older Node
+// lines. Both are synchronous and speak the same SQL, so the store and its file are the same on
+// either; `SQLITE_DRIVER` picks one explicitly.
+
+export type SqliteDriverName = 'node:sqlite' | 'libsql';
+export type SqlValue = string | number | null;
+
+export interface SqlStatement {
+  run(...params: SqlValue[]): { changes: number };
+  get(...params: SqlValue[]): unknown;
+  all(...params: SqlValue[]): unknown[];
+}
+
+export interface SqlConnection {
+  prepare(sql: string): SqlStatement;
+  exec(sql: string): void;
+  /** Whether a transaction is open on this connection. */
+  readonly inTransaction: boolean;
+  close(): void;
+}
+
+interface NodeSqliteDatabase {
+  prepare(sql: string): SqlStatement;
+  exec(sql: string): void;
+  readonly isTransaction: boolean;
+  close(): void;
+}
+interface NodeSqlite {
+  DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => NodeSqliteDatabase;
+}
+
+/** `node:sqlite` when this Node has it without a flag; undefined on older lines. */
+function builtin(): NodeSqlite | undefined {
+  const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+  const sqlite = get?.call(process, 'node:sqlite') as NodeSqlite | undefined;
+  return typeof sqlite?.DatabaseSync === 'function' ? sqlite : undefined;
+}
+
+/** The driver a store uses when none is named: the built-in one where the runtime has it. */
+export function defaultSqliteDriver(): SqliteDriverName {
+  return builtin() ? 'node:sqlite' : 'libsql';
+}
+
+/** Whether this runtime can run the named driver. */
+export function sqliteDriverAvailable(name: SqliteDriverName): boolean {
+  return name === 'libsql' || builtin() !== undefined;
+}
+
+/** Opens `file` with the named driver. `libsql` is loaded only when asked for. */
+export function openSqlite(name: SqliteDriverName, file: string, options: { readOnly?: boolean } = {}): SqlConnection {
+  if (name === 'node:sqlite') {
+    const sqlite = builtin();
+    if (!sqlite) throw new Error(`node:sqlite needs Node ≥ 22.13 (this is ${process.version}); use the libsql driver`);
+    const db = new sqlite.DatabaseSync(file, { readOnly: options.readOnly === true });
+    return {
+      prepare: (sql) => db.prepare(sql),
+      exec: (sql) => db.exec(sql),
+      get inTransaction() {
+        return db.isTransaction;
+      },
+      close: () => db.close(),
+    };
+  }
+  const Database = createRequire(import.meta.url)('libsql') as typeof LibsqlDatabase;
+  const db = new Database(file, { readonly: options.readOnly === true });
+  return {
+    prepare: (sql) => db.prepare(sql) as unknown as SqlStatement,
+    exec: (sql) => {
+      db.exec(sql);
+    },
+    get inTransaction() {
+      return db.inTransaction;
+    },
+    close: () => db.close(),
+  };
+}
+
+/** SQLite's extended result codes for a broken primary key or unique index. */
+const SQLITE_CONSTRAINT_PRIMARYKEY = 1555;
+const SQLITE_CONSTRAINT_UNIQUE = 2067;
+
+/** Whether a driver's error is a duplicate primary key or unique index entry. */
+export function isSqliteDuplicate(error: unknown): boolean {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  // libsql names the extended code; node:sqlite gives its number.
+  if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') return true;
+  return code === 'ERR_SQLITE_ERROR' && (errcode === SQLITE_CONSTRAINT_PRIMARYKEY || errcode === SQLITE_CONSTRAINT_UNIQUE);
+}
+
+/**
+ * The worker thread's source line that opens `workerData.file` as `db` with `workerData.driver`
+ * (the checkpointer's connection): `node:sqlite`, or the path `libsql` resolves to.
+ */
+export const WORKER_OPEN = `const db = workerData.driver === 'node:sqlite'
+  ? new (require('node:sqlite').DatabaseSync)(workerData.file)
+  : new (require(workerData.driver))(workerData.file);`;
+
+/** What the checkpointer's `workerData.driver` holds for a driver. */
+export function workerDriver(name: SqliteDriverName): string {
+  return name === 'node:sqlite' ? 'node:sqlite' : createRequire(import.meta.url).resolve('libsql');
+}
