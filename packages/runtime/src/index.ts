@@ -225,14 +225,14 @@ export interface OpenedBus {
   close(): Promise<void>;
 }
 
-/** `SQLITE_DRIVER`: `node` (`node:sqlite`, the default where this Node has it) or `libsql`. */
+/** `SQLITE_DRIVER`: `node` (`node:sqlite`, the default from Node 24 on) or `libsql`. */
 export function sqliteDriverOf(env: Env): SqliteDriverName {
   const named = env.SQLITE_DRIVER?.toLowerCase();
   if (named === undefined || named === '') return defaultSqliteDriver();
   const driver = named === 'node' || named === 'node:sqlite' ? 'node:sqlite' : named === 'libsql' ? 'libsql' : undefined;
   if (driver === undefined) throw new Error(`SQLITE_DRIVER must be "node" or "libsql", not "${env.SQLITE_DRIVER}"`);
   if (!sqliteDriverAvailable(driver)) {
-    throw new Error(`SQLITE_DRIVER=${env.SQLITE_DRIVER} needs node:sqlite, which Node ${process.version} lacks (Node ≥ 22.13 has it)`);
+    throw new Error(`SQLITE_DRIVER=${env.SQLITE_DRIVER} needs node:sqlite, which Node ${process.version} lacks (Node ≥ 22.16 has it)`);
   }
   return driver;
 }

@@ -6,12 +6,12 @@ import { createLogger } from '@gateway/logging';
 import { describe, expect, it } from 'vitest';
 import { openEmbeddedStore, sqliteDriverOf } from '../src/index.js';
 
-// SQLITE_DRIVER picks the embedded store's binding; unset, the built-in one where Node has it.
+// SQLITE_DRIVER picks the embedded store's binding; unset, the built-in one from Node 24 on.
 
 describe('SQLITE_DRIVER', () => {
-  it('defaults to node:sqlite where this Node has it, else libsql', () => {
-    const builtIn = typeof (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule?.('node:sqlite') === 'object';
-    expect(sqliteDriverOf({})).toBe(builtIn ? 'node:sqlite' : 'libsql');
+  it('defaults to node:sqlite from Node 24 on, else libsql', () => {
+    const major = Number(process.versions.node.split('.')[0]);
+    expect(sqliteDriverOf({})).toBe(major >= 24 ? 'node:sqlite' : 'libsql');
     expect(sqliteDriverOf({ SQLITE_DRIVER: '' })).toBe(defaultSqliteDriver());
   });
 

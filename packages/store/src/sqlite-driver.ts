@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
 import type LibsqlDatabase from 'libsql';
 
-// The SQLite binding the embedded store runs on. Node's built-in `node:sqlite` (Node ≥ 22.13,
-// no flag) where the runtime has it: the same SQLite without an add-on, about 40% less CPU per
-// store call than `libsql` here (bench/RESULTS.md, "node:sqlite"), and no native library to map
-// into every process. `libsql` (prebuilt N-API binaries in its registry packages) on older Node
-// lines. Both are synchronous and speak the same SQL, so the store and its file are the same on
-// either; `SQLITE_DRIVER` picks one explicitly.
+// The SQLite binding the embedded store runs on: Node's built-in `node:sqlite` from Node 24 on
+// (the same SQLite without an add-on: about 40% less CPU per store call than `libsql`, and no
+// native library to map into every process; bench/RESULTS.md, "node:sqlite against libsql"), and
+// `libsql` (prebuilt N-API binaries in its registry packages) before, Node 22 included, where
+// `node:sqlite` is still experimental. Both are synchronous and speak the same SQL to the same
+// file format; `SQLITE_DRIVER` picks one explicitly.
 
 export type SqliteDriverName = 'node:sqlite' | 'libsql';
 export type SqlValue = string | number | null;
@@ -35,16 +35,34 @@ interface NodeSqlite {
   DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => NodeSqliteDatabase;
 }
 
-/** `node:sqlite` when this Node has it without a flag; undefined on older lines. */
+let loaded: NodeSqlite | null | undefined;
+
+/**
+ * `node:sqlite` when this Node has it without a flag and with what the store needs of it
+ * (`isTransaction`, Node ≥ 22.16); undefined otherwise.
+ */
 function builtin(): NodeSqlite | undefined {
-  const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
-  const sqlite = get?.call(process, 'node:sqlite') as NodeSqlite | undefined;
-  return typeof sqlite?.DatabaseSync === 'function' ? sqlite : undefined;
+  if (loaded === undefined) {
+    loaded = null;
+    const get = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+    const sqlite = get?.call(process, 'node:sqlite') as NodeSqlite | undefined;
+    if (typeof sqlite?.DatabaseSync === 'function') {
+      const probe = new sqlite.DatabaseSync(':memory:');
+      if (typeof probe.isTransaction === 'boolean') loaded = sqlite;
+      probe.close();
+    }
+  }
+  return loaded ?? undefined;
 }
 
-/** The driver a store uses when none is named: the built-in one where the runtime has it. */
+/**
+ * The driver a store uses when none is named: `node:sqlite` from Node 24 on; `libsql` before,
+ * including Node 22, where `node:sqlite` is still experimental and prints a warning when loaded
+ * (`SQLITE_DRIVER=node` uses it there all the same).
+ */
 export function defaultSqliteDriver(): SqliteDriverName {
-  return builtin() ? 'node:sqlite' : 'libsql';
+  const major = Number(process.versions.node.split('.')[0]);
+  return major >= 24 && builtin() ? 'node:sqlite' : 'libsql';
 }
 
 /** Whether this runtime can run the named driver. */
@@ -56,7 +74,7 @@ export function sqliteDriverAvailable(name: SqliteDriverName): boolean {
 export function openSqlite(name: SqliteDriverName, file: string, options: { readOnly?: boolean } = {}): SqlConnection {
   if (name === 'node:sqlite') {
     const sqlite = builtin();
-    if (!sqlite) throw new Error(`node:sqlite needs Node ≥ 22.13 (this is ${process.version}); use the libsql driver`);
+    if (!sqlite) throw new Error(`node:sqlite needs Node ≥ 22.16 (this is ${process.version}); use the libsql driver`);
     const db = new sqlite.DatabaseSync(file, { readOnly: options.readOnly === true });
     return {
       prepare: (sql) => db.prepare(sql),
