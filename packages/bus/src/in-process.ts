@@ -104,7 +104,8 @@ export class InProcessBus implements Bus {
     return bus;
   }
 
-  async publish<T>(subject: string, id: string, data: T): Promise<void> {
+  /** The event stays in this process: `wire` is not needed, and `data` reaches consumers as it is. */
+  async publish<T>(subject: string, id: string, data: T, _wire?: (data: T) => Uint8Array): Promise<void> {
     this.#assertOpen();
     if (this.#outbox) {
       // On disk before the publisher goes on (its response, typically); a repeated id is taken

@@ -245,10 +245,16 @@ export class NatsBus implements Bus {
    * message, one acknowledgement, for all of them; no timer, so an idle publisher's event
    * leaves at once). The consumer applies each event by its own id.
    */
-  publish<T>(subject: string, id: string, data: T): Promise<void> {
+  publish<T>(subject: string, id: string, data: T, wire?: (data: T) => Uint8Array): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('bus is closed'));
+    let payload: unknown;
+    try {
+      payload = wire ? wire(data) : data;
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ subject, id, data, resolve, reject });
+      this.#queue.push({ subject, id, data: payload, resolve, reject });
       this.#sendQueued();
     });
   }

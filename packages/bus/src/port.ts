@@ -40,8 +40,12 @@ export interface BusStats {
 
 export interface Bus {
   readonly kind: 'in-process' | 'nats';
-  /** Resolves once the bus has accepted the event; a repeated id is accepted and dropped. */
-  publish<T>(subject: string, id: string, data: T): Promise<void>;
+  /**
+   * Resolves once the bus has accepted the event; a repeated id is accepted and dropped.
+   * `wire` gives the event's bytes where it leaves the process (NATS); a bus that keeps events
+   * in process hands `data` over as it is, and its consumers get the object itself.
+   */
+  publish<T>(subject: string, id: string, data: T, wire?: (data: T) => Uint8Array): Promise<void>;
   /**
    * A durable consumer: events on subjects matching `filter` (NATS wildcards `*` and `>`) are
    * handed to `handler` one at a time and redelivered until it resolves, including those

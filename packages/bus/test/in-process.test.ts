@@ -37,6 +37,34 @@ describe('InProcessBus', () => {
     await bus.close();
   });
 
+  it('hands a published object to its consumer as it is, never calling its wire encoder, and keeps it in the outbox as JSON', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-bus-'));
+    try {
+      const store = new SqliteStore(dir);
+      const outbox = await openOutbox(store, { byDueTime: false });
+      const bus = await InProcessBus.open({ outbox });
+      let encoded = 0;
+      const wire = (data: { n: number }) => {
+        encoded += 1;
+        return new Uint8Array([data.n]);
+      };
+      const event = { n: 7 };
+      await bus.publish('spend.v1.chat', 'w1', event, wire);
+      expect((await outbox.find({})).map((entry) => entry.data)).toEqual([{ n: 7 }]);
+      const seen: unknown[] = [];
+      await bus.consume('spend.v1.>', 'accounting', async (delivered) => {
+        seen.push(delivered.data);
+      });
+      await until(() => seen.length === 1);
+      expect(seen[0]).toBe(event);
+      expect(encoded).toBe(0);
+      await bus.close();
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('handle what was queued before a consumer closes (a shutdown loses no spend)', async () => {
     const bus = new InProcessBus();
     const applied: string[] = [];

@@ -150,6 +150,25 @@ describe('NatsBus', () => {
     expect(heard).toEqual([[7, 8]]);
   });
 
+  it("sends an event published with its wire encoder as the encoder's bytes, and fails the publish when the encoder throws", async () => {
+    const b = await bus('wire');
+    const handled = new Map<string, unknown>();
+    await b.consume<unknown>('spend.v1.>', 'test-wire', async (event) => {
+      if (event.id.startsWith('wire-evt-')) handled.set(event.id, event.data);
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    await b.publish('spend.v1.chat', 'wire-evt-1', { n: 5 }, (data) => new Uint8Array([data.n, 1]));
+    await until(() => handled.size === 1);
+    const data = handled.get('wire-evt-1');
+    expect(data).toBeInstanceOf(Uint8Array);
+    expect([...(data as Uint8Array)]).toEqual([5, 1]);
+    await expect(
+      b.publish('spend.v1.chat', 'wire-evt-2', { n: 6 }, () => {
+        throw new Error('cannot encode');
+      }),
+    ).rejects.toThrow('cannot encode');
+  });
+
   it('broadcasts to every live subscriber across connections', async () => {
     const [a, c] = [await bus('a'), await bus('c')];
     const heard: string[] = [];

@@ -82,8 +82,8 @@ export function encodeSpendEvent(event: SpendEvent): Uint8Array {
 }
 
 /**
- * A spend event from the bus: protobuf bytes, or (from an outbox or stream written by an
- * earlier release) the JSON object it used to be. Throws MalformedEventError for anything else,
+ * A spend event from the bus: protobuf bytes (from NATS), or the object itself (the in-process
+ * bus, its outbox, or an outbox or stream written by an earlier release). Throws MalformedEventError for anything else,
  * and for an event whose fields cannot be applied (no id or key, a negative or unsafe amount).
  */
 export function decodeSpendEvent(data: unknown, subject: string): SpendEvent {

@@ -63,7 +63,7 @@ export function busMeter(bus: Bus): Meter {
         usage: { ...usage },
         ...claim,
       };
-      await bus.publish(spendSubject('chat'), event.id, encodeSpendEvent(event));
+      await bus.publish(spendSubject('chat'), event.id, event, encodeSpendEvent);
     },
   };
 }

@@ -429,7 +429,7 @@ export class VideoJobs {
     };
     // Published before the record says "billed": a crash in between republishes the same id,
     // which the ledger drops. The reverse order could lose the money.
-    await this.deps.bus.publish(spendSubject('video'), event.id, encodeSpendEvent(event));
+    await this.deps.bus.publish(spendSubject('video'), event.id, event, encodeSpendEvent);
     return (await this.deps.tasks.settleBilling(task._id, 'billed', cost)) ?? task;
   }
 
