@@ -29,9 +29,10 @@ import {
 } from './sqlite-driver.js';
 
 // The embedded adapter: one SQLite database per data folder (`gateway.db`, WAL mode), driven by
-// a synchronous binding (`node:sqlite`, else `libsql`: sqlite-driver.ts). Each collection is a table of JSON documents keyed by `_id`;
-// every declared index is a SQLite expression index on the field, unique ones enforced by
-// SQLite. Nothing is held in the heap: memory stays flat however large the data grows.
+// a synchronous binding (`node:sqlite`, or `libsql` before Node 24: sqlite-driver.ts). Each
+// collection is a table of JSON documents keyed by `_id`; every declared index is a SQLite
+// expression index on the field, unique ones enforced by SQLite. Nothing is held in the heap:
+// memory stays flat however large the data grows.
 //
 // Durability: `synchronous=NORMAL` in WAL mode. A commit is in the WAL (the operating system's
 // file cache) before the call that made it returns, so a crash of this process (kill -9) loses
