@@ -1,17 +1,18 @@
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Gauge } from 'prom-client';
 import { LabelledChildren, once, type LabelValue } from './registry.js';
+import { SeriesCounter, SeriesHistogram, type CounterChild, type HistogramChild } from './series.js';
 
 // Every series the gateway exports, created once per process. Label values come from bounded
 // sets only (route patterns, served group ids, provider names, status codes), never from what a
-// caller typed, so the number of series stays bounded.
+// caller typed, so the number of series stays bounded. Counters and histograms record in plain
+// numbers (series.ts): the request path only adds.
 
 /** Request and call durations: milliseconds for the gateway's own hops, minutes for long generations. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 /** The gateway's own share of a call: expected well under a few milliseconds. */
 const OVERHEAD_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
 
-export type CounterChild = Counter.Internal;
-export type HistogramChild = Histogram.Internal<string>;
+export type { CounterChild, HistogramChild };
 
 export interface HttpRequestSeries {
   requests: CounterChild;
@@ -20,13 +21,13 @@ export interface HttpRequestSeries {
 
 const httpRequests = once((registry) => {
   const labelNames = ['route', 'group', 'status'] as const;
-  const requests = new Counter({
+  const requests = new SeriesCounter({
     name: 'gateway_http_requests_total',
     help: 'HTTP requests the edge answered, by route pattern, model group (chat and video routes; empty otherwise) and status code.',
     labelNames,
     registers: [registry],
   });
-  const duration = new Histogram({
+  const duration = new SeriesHistogram({
     name: 'gateway_http_request_duration_seconds',
     help: "Time from the request's arrival at the edge to the end of its response (a stream's last event), in seconds.",
     labelNames,
@@ -45,7 +46,7 @@ export function httpRequestSeries(route: string, group: string, status: number):
 }
 
 const overhead = once((registry) => {
-  const histogram = new Histogram({
+  const histogram = new SeriesHistogram({
     name: 'gateway_overhead_seconds',
     help: "The gateway's own time in a successful call, measured at the edge: the total time (to the response's end; for streams, to the first event) minus the time the chat service spent waiting on upstreams (to their full answer; for streams, to their first chunk), in seconds.",
     labelNames: ['route'] as const,
@@ -65,13 +66,13 @@ export interface GrpcCallSeries {
 }
 
 const grpcServer = once((registry) => {
-  const handled = new Counter({
+  const handled = new SeriesCounter({
     name: 'gateway_grpc_server_handled_total',
     help: 'gRPC calls a service finished, by service, method and status code.',
     labelNames: ['service', 'method', 'code'] as const,
     registers: [registry],
   });
-  const handling = new Histogram({
+  const handling = new SeriesHistogram({
     name: 'gateway_grpc_server_handling_seconds',
     help: 'Time a service spent on a gRPC call, from its arrival to its last message or status, in seconds.',
     labelNames: ['service', 'method'] as const,
@@ -91,7 +92,7 @@ export function grpcCallSeries(service: string, method: string, code: LabelValue
 }
 
 const upstream = once((registry) => {
-  const histogram = new Histogram({
+  const histogram = new SeriesHistogram({
     name: 'gateway_upstream_duration_seconds',
     help: 'Time the chat service waited on one upstream attempt, by group, provider and outcome (ok, or the failure kind): to the full answer for plain calls, to the first chunk for streams, in seconds.',
     labelNames: ['group', 'provider', 'outcome'] as const,
@@ -106,7 +107,7 @@ export function upstreamSeries(group: string, provider: string, outcome: string)
 }
 
 const spend = once((registry) => {
-  const counter = new Counter({
+  const counter = new SeriesCounter({
     name: 'gateway_spend_nano_usd_total',
     help: 'Spend applied to the ledger, in nano-dollars (1e-9 USD), by group and kind (chat or video); each spend event counts once.',
     labelNames: ['group', 'kind'] as const,
@@ -120,7 +121,7 @@ export function spendSeries(group: string, kind: string): CounterChild {
 }
 
 const tokens = once((registry) => {
-  const counter = new Counter({
+  const counter = new SeriesCounter({
     name: 'gateway_tokens_total',
     help: 'Tokens of metered chat calls, by group and kind: prompt, completion (reasoning included) and reasoning.',
     labelNames: ['group', 'kind'] as const,
@@ -138,7 +139,7 @@ export function countTokens(group: string, prompt: number, completion: number, r
 }
 
 const rejected = once((registry) => {
-  const counter = new Counter({
+  const counter = new SeriesCounter({
     name: 'gateway_bus_events_rejected_total',
     help: 'Bus events a consumer could not decode or check against their schema, by subject; dead-lettered, never applied.',
     labelNames: ['subject'] as const,
@@ -152,7 +153,7 @@ export function busEventsRejectedSeries(subject: string): CounterChild {
 }
 
 const storeWrites = once((registry) => {
-  const counter = new Counter({
+  const counter = new SeriesCounter({
     name: 'gateway_store_writes_total',
     help: 'Write operations the process issued to its store, by collection and operation (insert_one, insert_many, update_one, find_one_and_update, delete_many); one per call, however many documents it writes, and a conditional write that matched nothing counts too.',
     labelNames: ['collection', 'op'] as const,
@@ -167,7 +168,7 @@ export function countStoreWrite(collection: string, op: string): void {
 }
 
 const videoJobs = once((registry) => {
-  const counter = new Counter({
+  const counter = new SeriesCounter({
     name: 'gateway_video_jobs_total',
     help: 'Video jobs entering a status (queued, in_progress, completed, failed, cancelled), by group.',
     labelNames: ['group', 'status'] as const,
