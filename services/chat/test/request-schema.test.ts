@@ -105,6 +105,9 @@ describe('the chat request schema', () => {
   it('refuses numbers that are not finite (1e309 parses to Infinity), wherever they are', () => {
     expect(refusal(JSON.parse('{"messages":[{"role":"user","content":"x"}],"top_p":1e309}'))).toMatchObject({ param: 'top_p' });
     expect(refusal(JSON.parse('{"messages":[{"role":"user","content":"x"}],"vendor":{"x":-1e999}}'))).toMatchObject({ param: 'vendor.x' });
+    expect(refusal(JSON.parse('{"messages":[{"role":"user","content":"x"}],"vendor":{"a":[1,{"b":[2,1e999]}]}}'))).toMatchObject({
+      param: 'vendor.a[1].b[1]',
+    });
   });
 
   it(`refuses nesting deeper than ${CHAT_LIMITS.depth}, however deep (no stack overflow here or when encoding)`, () => {

@@ -89,24 +89,50 @@ export const ChatRequestSchema = Type.Object({
 
 export const chatRequestChecker = Compile(ChatRequestSchema);
 
+/** A value the walk below has yet to look at, and how it was reached. */
+interface Visit {
+  value: unknown;
+  depth: number;
+  parent: Visit | undefined;
+  /** Its index in an array, or its key in an object. */
+  key: number | string;
+}
+
+/** The `param` path of a visited value (`messages[0].content`), built only for a problem. */
+function pathOf(visit: Visit): string {
+  let path = '';
+  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent) {
+    const step = typeof at.key === 'number' ? `[${at.key}]` : at.parent.parent === undefined ? at.key : `.${at.key}`;
+    path = step + path;
+  }
+  return path;
+}
+
 /**
  * The first problem a walk of the parsed body finds that no schema states: nesting deeper than
  * the limit, or a number that is not finite (JSON's 1e309 parses to Infinity). Iterative, so a
- * hostile depth cannot overflow the stack here or later when the body is encoded.
+ * hostile depth cannot overflow the stack here or later when the body is encoded. Only objects,
+ * arrays and non-finite numbers are visited, and a path is built only for the problem found: a
+ * valid body costs one small record per object or array in it.
  */
 export function shapeProblem(body: unknown): { path: string; message: string } | undefined {
-  const stack: { value: unknown; depth: number; path: string }[] = [{ value: body, depth: 0, path: '' }];
+  const stack: Visit[] = [{ value: body, depth: 0, parent: undefined, key: '' }];
+  const visit = (value: unknown, depth: number, parent: Visit, key: number | string): void => {
+    if (typeof value === 'object' ? value !== null : typeof value === 'number' && !Number.isFinite(value)) {
+      stack.push({ value, depth, parent, key });
+    }
+  };
   while (stack.length > 0) {
-    const { value, depth, path } = stack.pop() as { value: unknown; depth: number; path: string };
-    if (typeof value === 'number' && !Number.isFinite(value)) return { path, message: 'must be a finite number.' };
+    const at = stack.pop() as Visit;
+    const { value, depth } = at;
+    if (typeof value === 'number') return { path: pathOf(at), message: 'must be a finite number.' };
     if (typeof value !== 'object' || value === null) continue;
-    if (depth >= CHAT_LIMITS.depth) return { path, message: `nests objects and arrays more than ${CHAT_LIMITS.depth} deep.` };
+    if (depth >= CHAT_LIMITS.depth) return { path: pathOf(at), message: `nests objects and arrays more than ${CHAT_LIMITS.depth} deep.` };
     if (Array.isArray(value)) {
-      value.forEach((item, i) => {
-        stack.push({ value: item, depth: depth + 1, path: `${path}[${i}]` });
-      });
+      for (let i = 0; i < value.length; i += 1) visit(value[i], depth + 1, at, i);
     } else {
-      for (const [key, item] of Object.entries(value)) stack.push({ value: item, depth: depth + 1, path: path ? `${path}.${key}` : key });
+      const record = value as Record<string, unknown>;
+      for (const key in record) if (Object.hasOwn(record, key)) visit(record[key], depth + 1, at, key);
     }
   }
   return undefined;
