@@ -99,6 +99,14 @@ const scenarios = [
   { name: 'plain call', stream: false, calls: CALLS, ...targets('bench-fast', upstream.value.fast, false) },
   { name: 'stream, every chunk at once', stream: true, calls: CALLS, ...targets('bench-fast', upstream.value.fast, true) },
   {
+    // The spaced streams below arrive after 200 ms without a call: the same idle, without the stream.
+    name: 'plain call, 200 ms after the last',
+    stream: false,
+    calls: Math.max(5, Math.round(CALLS / 10)),
+    gapMs: 200,
+    ...targets('bench-fast', upstream.value.fast, false),
+  },
+  {
     name: 'stream, chunks 25 ms apart',
     stream: true,
     calls: Math.max(5, Math.round(CALLS / 10)),
@@ -109,10 +117,11 @@ const scenarios = [
 /** CLOCK_MONOTONIC in ms, as the probes read it. */
 const clockMs = () => Number(process.hrtime.bigint() / 1000n) / 1000;
 
-/** Sequential calls; each {start, first, end, next} in ms of the probes' clock. */
-async function calls(t, count) {
+/** Sequential calls (`gapMs` apart); each {start, first, end, next} in ms of the probes' clock. */
+async function calls(t, count, gapMs = 0) {
   const out = [];
   for (let i = 0; i < count; i += 1) {
+    if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
     const started = clockMs();
     const response = await t.pool.request({ method: 'POST', path: t.path, headers: t.headers, body: t.body });
     let first;
@@ -140,15 +149,18 @@ function markIn(call, role, event, from = call.start, to = call.end) {
 function parts(kind, call, stream) {
   const up = { request: markIn(call, 'upstream', 'request'), wrote: markIn(call, 'upstream', 'first-write') };
   if (kind === 'direct') {
+    const socketWrite = markIn(call, 'upstream', 'socket-write', up.wrote);
     return {
       'to the upstream': up.request - call.start,
       'the upstream, to its first write': up.wrote - up.request,
       'back to the caller': call.first - up.wrote,
+      '… of which the socket to the caller (kernel, waking the caller)': call.first - socketWrite,
       'first byte, in all': call.first - call.start,
     };
   }
   const edge = { request: markIn(call, 'gateway', 'request'), wrote: markIn(call, 'gateway', 'first-write') };
   const sent = markIn(call, 'gateway', 'upstream-sent');
+  const socketWrite = markIn(call, 'gateway', 'socket-write', edge.wrote);
   // A plain answer is written once the upstream's whole body is in; a stream's with its first chunk.
   const answered = markIn(call, 'gateway', stream ? 'upstream-answered' : 'upstream-ended');
   return {
@@ -159,6 +171,8 @@ function parts(kind, call, stream) {
     'back to the gateway (a plain answer: to its end)': answered - up.wrote,
     'gateway: answer in to first write': edge.wrote - answered,
     'back to the caller': call.first - edge.wrote,
+    '… of which the gateway: first write to the socket': socketWrite - edge.wrote,
+    '… of which the socket to the caller (kernel, waking the caller)': call.first - socketWrite,
     'first byte, in all': call.first - call.start,
     'gateway: first write to the response finished': markIn(call, 'gateway', 'finish', edge.wrote, call.next) - edge.wrote,
   };
@@ -176,7 +190,7 @@ for (const scenario of scenarios) {
   await calls(scenario.direct, 20);
   await calls(scenario.gateway, 20);
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const kind of ['direct', 'gateway']) results[kind].push(...(await calls(scenario[kind], scenario.calls)));
+    for (const kind of ['direct', 'gateway']) results[kind].push(...(await calls(scenario[kind], scenario.calls, scenario.gapMs)));
   }
   // The probes write every 100 ms.
   await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,10 +1,12 @@
 // Loaded into a process with `--import` (bench/timeline.mjs does it): notes when the process's
-// HTTP server received a request, first wrote its answer and finished it, and when its undici
+// HTTP server received a request, first wrote its answer, handed it to the socket and finished
+// it, and when its undici
 // requests to `…/chat/completions` went out, were answered and ended. The marks (milliseconds
 // of CLOCK_MONOTONIC, the same clock in every process on the machine) go to stderr as
 // `timeline <role> <event> <ms>` lines, gathered and written every 100 ms, off the call's path.
 import dc from 'node:diagnostics_channel';
 import http from 'node:http';
+import net from 'node:net';
 
 const role = process.env.TIMELINE_ROLE ?? 'process';
 let lines = [];
@@ -25,6 +27,20 @@ for (const method of ['write', 'end']) {
     if (!written.has(this)) {
       written.add(this);
       mark('first-write');
+    }
+    return original.apply(this, args);
+  };
+}
+
+// When the first bytes of a response reach the socket (Node may hold a write back to the next tick).
+const sent = new WeakSet();
+for (const method of ['_write', '_writev']) {
+  const original = net.Socket.prototype[method];
+  net.Socket.prototype[method] = function socketWrite(...args) {
+    const response = this._httpMessage;
+    if (response instanceof http.ServerResponse && !sent.has(response)) {
+      sent.add(response);
+      mark('socket-write');
     }
     return original.apply(this, args);
   };
