@@ -1,5 +1,5 @@
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { endianness, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Doc, SqliteStore, sqliteDriverAvailable } from '../src/index.js';
@@ -47,6 +47,39 @@ describe('embedded store (SQLite)', () => {
     expect(await again.findOne({ _id: 'k1' })).toEqual({ _id: 'k1', n: 42, at: when, nested: { when, list: [when] } });
     expect(await again.findOne({ at: { $gte: when } })).toMatchObject({ _id: 'k1' });
     await second.close();
+  });
+
+  it('copies the WAL back once about 4 MiB of it waits, not every round, on each binding', async () => {
+    for (const driver of ['node:sqlite', 'libsql'] as const) {
+      if (!sqliteDriverAvailable(driver)) continue;
+      const dir = await tempDir();
+      const store = new SqliteStore(dir, { driver });
+      const docs = await store.collection<Counter & { pad: string }>('docs');
+      // The WAL index's header, as the checkpoint thread reads it: frames in the WAL, frames copied back.
+      const walIndex = async () => {
+        const header = await readFile(join(dir, 'gateway.db-shm'));
+        const read = (at: number) => (endianness() === 'LE' ? header.readUInt32LE(at) : header.readUInt32BE(at));
+        return { frames: read(16), copied: read(96) };
+      };
+      // A row to a page; each commit writes four or five pages (frames).
+      const pad = 'x'.repeat(3000);
+      // Past 1 MiB (256 frames), so the thread starts, and under the threshold (1,024).
+      for (let i = 0; i < 80; i += 1) await docs.insertOne({ _id: `d${i}`, n: i, pad });
+      await expect.poll(() => store.checkpointing, { timeout: 3000, interval: 100 }).toBe(true);
+      // Rounds pass (one each 200 ms): nothing is copied back, so the next commit does not restart the WAL.
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const waiting = await walIndex();
+      expect(waiting.frames).toBeGreaterThan(256);
+      expect(waiting.frames).toBeLessThan(1024);
+      expect(waiting.copied).toBe(0);
+      await docs.insertOne({ _id: 'one-more', n: 0, pad: '' });
+      expect((await walIndex()).frames).toBeGreaterThan(waiting.frames);
+      // Past about 4 MiB: copied back within a round or two.
+      for (let i = 80; i < 300; i += 1) await docs.insertOne({ _id: `d${i}`, n: i, pad });
+      await expect.poll(async () => (await walIndex()).copied, { timeout: 3000, interval: 100 }).toBeGreaterThan(1024);
+      expect(await docs.countDocuments({})).toBe(301);
+      await store.close();
+    }
   });
 
   it('starts its checkpoint thread only once the WAL passes 1 MiB, and folds a small WAL in at close', async () => {
