@@ -36,9 +36,8 @@ interface Consumer {
   handler: BatchHandler<unknown>;
   /** Events per slice. */
   maxEvents: number;
-  /** Under load (events closer together than this), a drain waits this long for more; 0: never. */
+  /** How long a drain waits for more after the first event (a batch consumer's window); 0: never. */
   windowMs: number;
-  lastArrival: number;
   queue: BusEvent<unknown>[];
   running: boolean;
   scheduled: boolean;
@@ -218,7 +217,6 @@ export class InProcessBus implements Bus {
       handler,
       maxEvents,
       windowMs,
-      lastArrival: Number.NEGATIVE_INFINITY,
       // A restarted durable consumer resumes with what its predecessor had not finished.
       queue: existing ? existing.queue : [],
       running: false,
@@ -361,20 +359,20 @@ export class InProcessBus implements Bus {
   }
 
   /**
-   * An event was queued for the consumer. Alone (none in the consumer's window before it), it is
-   * delivered at the next turn; under load a batch consumer's drain waits out its window for
-   * more, or until a slice is full.
+   * An event was queued for the consumer. A batch consumer's drain waits out its window (a lone
+   * event's too), or until a slice is full; a per-event consumer's goes at the next turn. The
+   * consumer shares the publisher's thread: handled at the next turn, a lone event's store
+   * transaction ran just as the caller's next request arrived (a client that calls again as soon
+   * as it has its answer, a stream's next call) and held it up; a window later it falls between
+   * calls. Readers of what it writes cut the wait short (`caughtUp`).
    */
   #arrived(consumer: Consumer): void {
-    const now = performance.now();
-    const underLoad = now - consumer.lastArrival < consumer.windowMs;
-    consumer.lastArrival = now;
     if (consumer.timer && consumer.queue.length >= consumer.maxEvents) {
       clearTimeout(consumer.timer);
       consumer.timer = undefined;
       consumer.scheduled = false;
     }
-    this.#schedule(consumer, underLoad && consumer.queue.length < consumer.maxEvents ? consumer.windowMs : 0);
+    this.#schedule(consumer, consumer.queue.length < consumer.maxEvents ? consumer.windowMs : 0);
   }
 
   async #drain(consumer: Consumer): Promise<void> {

@@ -19,8 +19,10 @@ export interface BatchOptions {
   /** At most this many events per batch (default 256); a NATS message carrying more is a batch on its own. */
   maxEvents?: number;
   /**
-   * Under load, how long a batch waits for more events after its first (default 5 ms). An event
-   * after a quiet spell (none in the last window) is handed over at once: only load waits.
+   * Under load, how long a batch waits for more events after its first (default 5 ms). Over
+   * NATS an event after a quiet spell (none in the last window) is handed over at once: only
+   * load waits. The in-process bus waits the window for a lone event too: its consumer runs on
+   * the publisher's thread, and handled at once it would run as the caller's next request arrives.
    */
   windowMs?: number;
 }

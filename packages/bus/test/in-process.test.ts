@@ -238,6 +238,34 @@ describe('InProcessBus with an outbox', () => {
     }
   });
 
+  it("holds a lone event its window for a batch consumer (off the turn of the caller's next request), not for a per-event one", async () => {
+    const bus = new InProcessBus();
+    const batches: string[][] = [];
+    const each: string[] = [];
+    await bus.consumeBatches(
+      'spend.v1.>',
+      'accounting',
+      async (events) => {
+        batches.push(events.map((event) => event.id));
+      },
+      { windowMs: 50 },
+    );
+    await bus.consume('video.v1.>', 'video', async (event) => {
+      each.push(event.id);
+    });
+    // Past the consumers' first drain (at once: what a previous run left).
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const started = performance.now();
+    await bus.publish('spend.v1.chat', 'lone', {});
+    await bus.publish('video.v1.job', 'job', {});
+    for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(each).toEqual(['job']);
+    expect(batches).toEqual([]);
+    await expect.poll(() => batches, { timeout: 1000, interval: 5 }).toEqual([['lone']]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(40);
+    await bus.close();
+  });
+
   it('lets a reader wait until a batch consumer applied what was published before it, cutting its window short', async () => {
     const bus = new InProcessBus();
     const applied: string[] = [];

@@ -13,13 +13,16 @@ export const SPEND_CONSUMER = 'accounting-spend';
 /** Events applied in one store transaction at most. */
 export const SPEND_BATCH_EVENTS = 256;
 /**
- * Under load, how long a batch waits for more events after its first (an event alone waits for
- * nothing): over NATS, and in one process, where a reader of spend (usage, keys, spend logs, a
- * refused budget) first has this process's consumer apply what waits (`Bus.caughtUp`), so a
- * caller still sees its call's spend right after the response.
+ * Under load, how long a batch waits for more events after its first (over NATS an event alone
+ * waits for nothing). In one process a reader of spend (usage, keys, spend logs, a refused
+ * budget) first has this process's consumer apply what waits (`Bus.caughtUp`), so a caller
+ * still sees its call's spend right after the response.
  */
 export const SPEND_BATCH_WINDOW_MS = 20;
-/** In one process: long enough to gather a few dozen calls' events at load, short for a waiting reader. */
+/**
+ * In one process, where a lone event waits it too (the in-process bus: off the turn in which the
+ * caller's next request arrives): a few dozen calls' events at load, short for a waiting reader.
+ */
 export const SPEND_BATCH_WINDOW_IN_PROCESS_MS = 10;
 
 export interface SpendConsumerDeps {
