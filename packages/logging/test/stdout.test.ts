@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bufferedDestination, createLogger } from '../src/index.js';
+
+// Log lines on standard output go out in batches: a line waits at most the flush delay, a full
+// buffer goes at once, and what waits when the process exits is written before it ends.
+
+const dir = mkdtempSync(join(tmpdir(), 'log-lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('bufferedDestination', () => {
+  it('writes the lines that arrive together in one go, within the flush delay', async () => {
+    const file = join(dir, 'together.log');
+    const fd = openSync(file, 'w');
+    try {
+      const destination = bufferedDestination({ fd, flushMs: 100 });
+      const logger = createLogger({ name: 'test', destination });
+      logger.info('one');
+      logger.info('two');
+      logger.warn('three');
+      await sleep(20);
+      // Still waiting for more, off the event loop's way.
+      expect(readFileSync(file, 'utf8')).toBe('');
+      await sleep(250);
+      const lines = readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { msg: string; level: string });
+      expect(lines.map((line) => line.msg)).toEqual(['one', 'two', 'three']);
+      expect(lines[2]?.level).toBe('warn');
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('writes a full buffer without waiting for the delay', async () => {
+    const file = join(dir, 'full.log');
+    const fd = openSync(file, 'w');
+    try {
+      const destination = bufferedDestination({ fd, flushMs: 60_000, bufferBytes: 1024 });
+      for (let i = 0; i < 20; i += 1) destination.write(`${JSON.stringify({ i, pad: 'x'.repeat(100) })}\n`);
+      await sleep(200);
+      const written = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+      // At least the first full buffer is out, in order, long before the minute is up.
+      expect(written.length).toBeGreaterThanOrEqual(8);
+      expect(written.map((line) => (JSON.parse(line) as { i: number }).i)).toEqual(written.map((_, i) => i));
+      destination.flush();
+      await sleep(200);
+      expect(readFileSync(file, 'utf8').split('\n').filter(Boolean)).toHaveLength(20);
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
+
+describe('the default destination (standard output)', () => {
+  const logging = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+  /** Runs a script with the built package as `logging`, and returns its standard output. */
+  function run(script: string): Promise<string> {
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', `import * as logging from ${JSON.stringify(logging)};\n${script}`],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
+      },
+    );
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+    });
+    return new Promise((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exited with ${code}: ${out}`))));
+    });
+  }
+
+  it('writes what waits when the process exits, even at once', async () => {
+    const out = await run(`
+      const logger = logging.createLogger({ name: 'exit' });
+      for (let i = 0; i < 50; i += 1) logger.info({ i }, 'line');
+      process.exit(0);
+    `);
+    const lines = out
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { i: number; service: string });
+    expect(lines.map((line) => line.i)).toEqual([...Array(50).keys()]);
+    expect(lines[0]?.service).toBe('exit');
+  });
+
+  it('writes a lone line within the flush delay while the process runs on', async () => {
+    const out = await run(`
+      const logger = logging.createLogger({ name: 'alone' });
+      logger.info('alone');
+      // Written straight to standard output 300 ms later, with the process still running.
+      setTimeout(() => { process.stdout.write(JSON.stringify({ marker: true }) + '\\n'); }, 300);
+    `);
+    const lines = out
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg?: string; marker?: boolean });
+    // The log line came out before the marker written 300 ms later: it did not wait for the exit.
+    expect(lines.map((line) => line.msg ?? 'marker')).toEqual(['alone', 'marker']);
+  });
+});
