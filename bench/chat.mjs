@@ -45,7 +45,7 @@ import { newestLtsNode, portkeyGateway } from './lib/installs.mjs';
 import { closedLoop, fixedRate, sequential, target } from './lib/load.mjs';
 import { freePort, startNats as startNatsServer } from './lib/nats.mjs';
 import { json, writeChatConfig } from './lib/config.mjs';
-import { cpuSeconds, gatewayCommand, gatewayEnv, peakRssMiB, start, stopAll, stopAndWait } from './lib/procs.mjs';
+import { cpuSeconds, gatewayCommand, gatewayEnv, peakRssMiB, sleeps, start, stopAll, stopAndWait } from './lib/procs.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -361,9 +361,21 @@ async function measure(targets) {
       const order = targets.map((_, i) => targets[(i + round) % targets.length]);
       for (const t of order) {
         const cpuBefore = t.pids.map(cpuSeconds);
+        const sleepsBefore = t.pids.map(sleeps);
         const r = await scenario.run(loads[t.key]);
-        const cpu = t.pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]).reduce((a, b) => a + b, 0);
+        const used = t.pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
+        const slept = t.pids.map((pid, i) => sleeps(pid) - sleepsBefore[i]);
+        const cpu = used.reduce((a, b) => a + b, 0);
         r.cpuUsPerRequest = r.requests ? (cpu * 1e6) / r.requests : NaN;
+        // Each process's share, by the name the target gives it (separate mode: edge, chat, ...).
+        const names = Object.fromEntries(Object.entries(t.rssPids).map(([name, pid]) => [pid, name]));
+        r.cpuUsPerRequestByProcess = Object.fromEntries(
+          t.pids.map((pid, i) => [names[pid] || String(pid), r.requests ? (used[i] * 1e6) / r.requests : NaN]),
+        );
+        r.sleepsPerRequest = r.requests ? slept.reduce((a, b) => a + b, 0) / r.requests : NaN;
+        r.sleepsPerRequestByProcess = Object.fromEntries(
+          t.pids.map((pid, i) => [names[pid] || String(pid), r.requests ? slept[i] / r.requests : NaN]),
+        );
         rounds[t.key].push(r);
       }
     }
@@ -374,6 +386,14 @@ async function measure(targets) {
     for (const rs of Object.values(rounds)) for (const r of rs) delete r.chunkTimes;
   }
   return byScenario;
+}
+
+/** Each process's CPU and sleeps per call, medians, when a target has several: " (edge 455 µs 2.1 sleeps, ...)". */
+function byProcess(rs) {
+  const names = Object.keys(rs[0]?.cpuUsPerRequestByProcess ?? {});
+  if (names.length < 2) return '';
+  const each = (name, of, digits) => fmt(median(rs.map((r) => r[of][name])), digits);
+  return ` (${names.map((name) => `${name} ${each(name, 'cpuUsPerRequestByProcess', 0)} µs ${each(name, 'sleepsPerRequestByProcess', 1)} sleeps`).join(', ')})`;
 }
 
 /** Progress on stderr: medians per target, and whether any later chunk was held back. */
@@ -391,7 +411,7 @@ function logScenario(scenario, targets, rounds) {
       )} req/s  p50 ${fmt(m((r) => r.p50))} ms  p99 ${fmt(m((r) => r.p99))} ms${scenario.stream ? `  first chunk p50 ${fmt(m((r) => r.firstP50))} ms` : ''}  errors ${rs.reduce((s, r) => s + r.errors, 0)}  cpu ${fmt(
         m((r) => r.cpuUsPerRequest),
         0,
-      )} µs/req`,
+      )} µs/req${byProcess(rs)}  sleeps ${fmt(m((r) => r.sleepsPerRequest))}/req`,
     );
     const direct = rounds.direct;
     if (scenario.stream && t.key !== 'direct' && rs[0]?.chunkTimes && direct?.[0]?.chunkTimes) {

@@ -1,6 +1,6 @@
 // Child processes for the benchmark, and what /proc says about their CPU time and memory.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const TICKS_PER_SECOND = 100;
@@ -35,6 +35,24 @@ export function cpuSeconds(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * How often a process's threads have gone to sleep so far (voluntary context switches, summed
+ * over its threads): each is a wake-up to come, which on a virtual machine whose idle vCPUs halt
+ * costs 0.1–0.2 ms of CPU after a sleep of 10 ms (bench/RESULTS.md, "What a wake-up costs").
+ */
+export function sleeps(pid) {
+  let total = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const match = /^voluntary_ctxt_switches:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8'));
+      total += match ? Number(match[1]) : 0;
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 /** Resident set size in MiB. */
