@@ -245,14 +245,16 @@ describe('GET /metrics', () => {
     // Every plain and streamed chat call so far (4 before this test, 5 in it), all served.
     const chatCalls = chatSim.totals.calls;
     expect(chatCalls).toBeGreaterThanOrEqual(9);
-    // Spend is applied by the consumer after the answers: wait until all of it is in.
+    // Spend is applied by the consumer after the answers, within its batch window, and its
+    // events leave the outbox as the batch commits: wait until all of it is in and out.
     const chatSpend = chatSim.totals.prompt_tokens * INPUT_NANOS + chatSim.totals.completion_tokens * OUTPUT_NANOS;
     let samples: Sample[] = [];
     await eventually(async () => {
       samples = await scrape();
       return (
         value(samples, 'gateway_spend_nano_usd_total', { group: 'obs-chat', kind: 'chat' }) === chatSpend &&
-        value(samples, 'gateway_spend_nano_usd_total', { group: 'obs-video', kind: 'video' }) === videoJobs.length * VIDEO_JOB_NANOS
+        value(samples, 'gateway_spend_nano_usd_total', { group: 'obs-video', kind: 'video' }) === videoJobs.length * VIDEO_JOB_NANOS &&
+        value(samples, 'gateway_bus_outbox_depth') === 0
       );
     }, 5000);
 
@@ -312,7 +314,7 @@ describe('GET /metrics', () => {
     expect(jobs('completed')).toBe(videoJobs.length);
     expect(jobs('failed')).toBeUndefined();
 
-    // The bus, read at scrape time: the in-process bus has no outbox, and the consumer keeps up.
+    // The bus, read at scrape time: the outbox is empty once spend is in, and the consumer keeps up.
     expect(value(samples, 'gateway_bus_outbox_depth')).toBe(0);
     expect(value(samples, 'gateway_bus_consumer_lag', { consumer: 'accounting-spend' })).toBe(0);
 
