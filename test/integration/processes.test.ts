@@ -119,10 +119,13 @@ async function spentNanoUsd(edge: string, key: string): Promise<number> {
 }
 
 describe('separate processes (gateway start --separate)', () => {
-  it('run two edges, two chat services, video and accounting, each its own process', () => {
+  it('run two edges, two chat services, video and accounting, each its own process', async () => {
     expect(edges).toHaveLength(2);
-    const processes = new Set(lines.map((l) => l.process).filter(Boolean));
-    for (const name of ['accounting-1', 'chat-1', 'chat-2', 'video-1', 'edge-1', 'edge-2']) expect(processes).toContain(name);
+    const names = ['accounting-1', 'chat-1', 'chat-2', 'video-1', 'edge-1', 'edge-2'];
+    // Log lines go out in batches (at most 50 ms after they are written).
+    const processes = () => new Set(lines.map((l) => l.process).filter(Boolean));
+    await eventually(() => names.every((name) => processes().has(name)), 5000);
+    for (const name of names) expect(processes()).toContain(name);
   });
 
   it('serve chat through both edges, spread over both chat services, metered once over NATS', async () => {
@@ -154,6 +157,8 @@ describe('separate processes (gateway start --separate)', () => {
     // Spend from both chat processes reaches the one accounting over NATS, exactly once each.
     await eventually(async () => (await spentNanoUsd(edges[1]!, key)) === expected, 10_000);
     const served = (name: string) => lines.filter((l) => l.process === name && l.msg === 'chat completion served').length;
+    // Each chat process's log lines go out in batches, at most 50 ms after they are written.
+    await eventually(() => served('chat-1') + served('chat-2') >= 12, 5000);
     expect(served('chat-1') + served('chat-2')).toBe(12);
     expect(served('chat-1')).toBeGreaterThan(0);
     expect(served('chat-2')).toBeGreaterThan(0);
