@@ -25,24 +25,28 @@ export interface BufferedDestinationOptions {
 }
 
 /** A pino destination that writes its lines to `fd` in batches (see above). */
-export function bufferedDestination(options: BufferedDestinationOptions = {}): pino.DestinationStream & { flush(): void } {
+export function bufferedDestination(
+  options: BufferedDestinationOptions = {},
+): pino.DestinationStream & { flush(callback?: (error?: Error | null) => void): void } {
   const flushMs = options.flushMs ?? LOG_FLUSH_MS;
   const stream = pino.destination({ dest: options.fd ?? 1, sync: false, minLength: options.bufferBytes ?? LOG_BUFFER_BYTES });
   let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
+  // Also pino's `logger.flush(callback)`: the callback is called once what waited is written.
+  const flush = (callback?: (error?: Error | null) => void) => {
     clearTimeout(timer);
     timer = undefined;
     try {
-      stream.flush();
-    } catch {
+      stream.flush(callback);
+    } catch (error) {
       // Ended at exit (pino wrote what waited), or destroyed: nothing is left to write.
+      callback?.(error as Error);
     }
   };
   return {
     write(line: string) {
       stream.write(line);
       if (timer === undefined) {
-        timer = setTimeout(flush, flushMs);
+        timer = setTimeout(() => flush(), flushMs);
         // A line waiting does not keep the process alive: pino writes it on exit.
         timer.unref();
       }

@@ -56,6 +56,19 @@ describe('bufferedDestination', () => {
       closeSync(fd);
     }
   });
+
+  it("calls back pino's logger.flush once what waited is written", async () => {
+    const file = join(dir, 'flushed.log');
+    const fd = openSync(file, 'w');
+    try {
+      const logger = createLogger({ name: 'test', destination: bufferedDestination({ fd, flushMs: 60_000 }) });
+      logger.info('waiting');
+      await new Promise<void>((resolve, reject) => logger.flush((error) => (error ? reject(error) : resolve())));
+      expect(readFileSync(file, 'utf8')).toContain('"msg":"waiting"');
+    } finally {
+      closeSync(fd);
+    }
+  });
 });
 
 describe('the default destination (standard output)', () => {
