@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,28 @@ describe('bufferedDestination', () => {
     }
   });
 
+  it('writes the lines logged while a slow write was under way, with nothing logged after them', async () => {
+    // A FIFO nobody reads yet: the first write fills its 64 KiB and waits in the thread pool.
+    const fifo = join(dir, 'slow.fifo');
+    const out = join(dir, 'slow.out');
+    execFileSync('mkfifo', [fifo]);
+    const fd = openSync(fifo, 'r+');
+    try {
+      const destination = bufferedDestination({ fd, flushMs: 20, bufferBytes: 1024 });
+      for (let i = 0; i < 700; i += 1) destination.write(`${JSON.stringify({ i, pad: 'x'.repeat(100) })}\n`);
+      destination.write(`${JSON.stringify({ msg: 'late' })}\n`);
+      // Its flush delay passes while the write is still under way.
+      await sleep(200);
+      const reader = spawn('sh', ['-c', `timeout 2 cat ${fifo} > ${out}`]);
+      await new Promise((resolve) => reader.once('close', resolve));
+      const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean);
+      expect(lines).toHaveLength(701);
+      expect(lines.at(-1)).toBe('{"msg":"late"}');
+    } finally {
+      closeSync(fd);
+    }
+  });
+
   it("calls back pino's logger.flush once what waited is written", async () => {
     const file = join(dir, 'flushed.log');
     const fd = openSync(file, 'w');
@@ -106,6 +128,33 @@ describe('the default destination (standard output)', () => {
       .map((line) => JSON.parse(line) as { i: number; service: string });
     expect(lines.map((line) => line.i)).toEqual([...Array(50).keys()]);
     expect(lines[0]?.service).toBe('exit');
+  });
+
+  it('exits when its standard output was closed, the lines waiting then given up', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import * as logging from ${JSON.stringify(logging)};
+        const logger = logging.createLogger({ name: 'gone' });
+        setTimeout(() => { for (let i = 0; i < 50; i += 1) logger.info({ i }, 'line'); process.exit(3); }, 200);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' } },
+    );
+    // The reader goes away before the lines are written: the exit flush meets a closed pipe.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve(null);
+      }, 10_000);
+      child.once('exit', (exitCode) => {
+        clearTimeout(timer);
+        resolve(exitCode);
+      });
+    });
+    expect(code).toBe(3);
   });
 
   it('writes a lone line within the flush delay while the process runs on', async () => {
