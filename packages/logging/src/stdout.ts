@@ -59,6 +59,8 @@ export function bufferedDestination(options: BufferedDestinationOptions = {}): B
   /** Callbacks of flushes, called once what waited when they were asked for is written. */
   let callbacks: ((error?: Error | null) => void)[] = [];
   let timer: NodeJS.Timeout | undefined;
+  /** What a full pipe refused (EAGAIN), tried again shortly: the exit flush writes it first. */
+  let refused: { bytes: Buffer; offset: number } | undefined;
   /** Set once the descriptor refused a write for good (a closed pipe): lines are dropped. */
   let broken: Error | undefined;
 
@@ -82,7 +84,12 @@ export function bufferedDestination(options: BufferedDestinationOptions = {}): B
       if (error) {
         if (error.code === 'EAGAIN') {
           // The reader is behind: the rest goes a little later, and lines keep gathering.
-          setTimeout(() => writeOut(bytes, offset), RETRY_MS).unref();
+          refused = { bytes, offset };
+          setTimeout(() => {
+            if (refused?.bytes !== bytes) return;
+            refused = undefined;
+            writeOut(bytes, offset);
+          }, RETRY_MS).unref();
           return;
         }
         broken = error;
@@ -147,9 +154,13 @@ export function bufferedDestination(options: BufferedDestinationOptions = {}): B
     flushSync() {
       clearTimeout(timer);
       timer = undefined;
-      if (broken || waitingLength === 0) return;
-      // A write under way in the thread pool finishes on its own; what waits goes after it.
-      const bytes = take();
+      if (broken || (waitingLength === 0 && !refused)) return;
+      // A write under way in the thread pool finishes on its own; what waits goes after it,
+      // behind what a full pipe refused last.
+      const left = refused ? refused.bytes.subarray(refused.offset) : undefined;
+      refused = undefined;
+      const rest = take();
+      const bytes = left ? Buffer.concat([left, rest]) : rest;
       const giveUpAt = Date.now() + EXIT_WAIT_MS;
       for (let offset = 0; offset < bytes.length; ) {
         try {
