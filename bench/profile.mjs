@@ -2,7 +2,8 @@
 // CPU profiles of the gateway at load: starts a zero-latency upstream and the gateway with
 // --cpu-prof (one process, or `--separate` over a nats-server of its own, every process
 // profiled), sends PROFILE_SECONDS of calls at 50 connections, stops the gateway (each process
-// writes its profile) and prints, per process, the self time by package and the top functions,
+// writes its profile) and prints, per process, the self time by package, the top functions and
+// the parts of a call (native and Node time charged to the part that called it),
 // counting only the samples taken under the measured load.
 // Usage: npm run build && node bench/profile.mjs
 //   PROFILE_SECONDS=10       length of the measured load (after 2 s of warm-up)
@@ -159,6 +160,63 @@ function bucket(url) {
   return url;
 }
 
+/**
+ * What the call's parts cost: the self time of Node's internals and of native code (system
+ * calls, JSON, SQLite, V8's builtins) is charged to the nearest frame above it that belongs to a
+ * part, so a socket write counts for whoever wrote (the HTTP reply, the upstream call, the log
+ * lines). The first matching rule wins, from the leaf up.
+ */
+function byPart(profile, self, busy) {
+  const PARTS = [
+    ["logs (pino, the access line's writer)", /node_modules\/(pino|sonic-boom|thread-stream)\/|\/packages\/logging\//],
+    ['metrics (prom-client)', /node_modules\/prom-client\//],
+    ['traces (OpenTelemetry)', /node_modules\/@opentelemetry\//],
+    ['telemetry glue (access line, metrics, spans per call)', /\/packages\/telemetry\//],
+    ['store (SQLite: outbox, ledger, counters, keys)', /\/packages\/store\//],
+    ['bus (spend events: outbox, NATS client)', /\/packages\/bus\/|node_modules\/nats\//],
+    ['accounting (ledger, budgets, leases)', /\/services\/accounting\//],
+    ['upstream call (undici, routing, retries)', /node_modules\/undici\/|\/packages\/upstream\//],
+    ['chat service (checks, translation, metering)', /\/services\/chat\//],
+    [
+      'service calls and contracts (gRPC or in process, protobuf, ids, key hashes)',
+      /\/packages\/(grpc|protos|contracts)\/|node_modules\/(@grpc|protobufjs|@protobufjs|long)\//,
+    ],
+    ['edge (auth, catalog, routes, errors)', /\/services\/(edge|video)\/|\/packages\/(errors|config|pricing|runtime|typebox)\//],
+    [
+      'HTTP server (Fastify)',
+      /node_modules\/(fastify|@fastify|find-my-way|avvio|fast-json-stringify|light-my-request|toad-cache|fast-querystring|process-warning|rfdc|abstract-logging|secure-json-parse|fast-decode-uri-component|ret|safe-regex2)\//,
+    ],
+  ];
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
+  const memo = new Map();
+  const partOf = (node) => {
+    if (memo.has(node.id)) return memo.get(node.id);
+    const { url, functionName } = node.callFrame;
+    let part;
+    if (functionName === '(garbage collector)') part = 'garbage collection';
+    else if (functionName === '(program)') part = 'V8 and Node outside JavaScript (program)';
+    else part = PARTS.find(([, re]) => re.test(url))?.[0];
+    if (part === undefined) {
+      const up = parent.get(node.id);
+      part = up && up.callFrame.functionName !== '(root)' ? partOf(up) : 'Node: HTTP parsing, sockets, timers, the event loop';
+    }
+    memo.set(node.id, part);
+    return part;
+  };
+  const parts = new Map();
+  for (const node of profile.nodes) {
+    const us = self.get(node.id) ?? 0;
+    if (us === 0 || node.callFrame.functionName === '(idle)') continue;
+    const part = partOf(node);
+    parts.set(part, (parts.get(part) ?? 0) + us);
+  }
+  console.log('\n| part of the call (native and Node time charged to its caller) | share of busy time | µs per call |\n|---|--:|--:|');
+  for (const [part, us] of [...parts].sort((a, b) => b[1] - a[1])) {
+    console.log(`| ${part} | ${((100 * us) / busy).toFixed(1)}% | ${(us / Math.max(1, result.requests)).toFixed(1)} |`);
+  }
+}
+
 function summarise(name, profile) {
   const self = new Map(profile.nodes.map((n) => [n.id, 0]));
   let at = profile.startTime;
@@ -191,6 +249,7 @@ function summarise(name, profile) {
   for (const [where, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`| ${where} | ${pct(us)} |`);
   console.log('\n| function | self time |\n|---|--:|');
   for (const [fn, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`| ${fn} | ${pct(us)} |`);
+  byPart(profile, self, busy);
 
   // The nearest frames of the gateway's own code above the named functions' samples.
   if (!process.env.PROFILE_CALLERS) return;
