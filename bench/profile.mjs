@@ -166,7 +166,7 @@ function bucket(url) {
  * part, so a socket write counts for whoever wrote (the HTTP reply, the upstream call, the log
  * lines). The first matching rule wins, from the leaf up.
  */
-function byPart(profile, self, busy) {
+function byPart(profile, parent, self, busy) {
   const PARTS = [
     ["logs (pino, the access line's writer)", /node_modules\/(pino|sonic-boom|thread-stream)\/|\/packages\/logging\//],
     ['metrics (prom-client)', /node_modules\/prom-client\//],
@@ -187,8 +187,6 @@ function byPart(profile, self, busy) {
       /node_modules\/(fastify|@fastify|find-my-way|avvio|fast-json-stringify|light-my-request|toad-cache|fast-querystring|process-warning|rfdc|abstract-logging|secure-json-parse|fast-decode-uri-component|ret|safe-regex2)\//,
     ],
   ];
-  const parent = new Map();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
   const memo = new Map();
   const partOf = (node) => {
     if (memo.has(node.id)) return memo.get(node.id);
@@ -249,12 +247,13 @@ function summarise(name, profile) {
   for (const [where, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`| ${where} | ${pct(us)} |`);
   console.log('\n| function | self time |\n|---|--:|');
   for (const [fn, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`| ${fn} | ${pct(us)} |`);
-  byPart(profile, self, busy);
+  /** Each node's caller: the parts below and PROFILE_CALLERS walk up the stacks. */
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
+  byPart(profile, parent, self, busy);
 
   // The nearest frames of the gateway's own code above the named functions' samples.
   if (!process.env.PROFILE_CALLERS) return;
-  const parent = new Map();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
   const callers = new Map();
   let named = 0;
   for (const node of profile.nodes) {
