@@ -30,6 +30,10 @@ export interface SpendEvent {
   /** The lease the call was drawn from, and the part it drew (which this spend settles). */
   lease_id?: string;
   lease_nano_usd?: number;
+  /** Billed on the gateway's own token counts (caller gone, or no usage from the upstream). */
+  estimated?: boolean;
+  /** What cached prompt tokens saved against the uncached input price (chat). */
+  cache_saved_nano_usd?: number;
 }
 
 /**
@@ -78,6 +82,8 @@ export function encodeSpendEvent(event: SpendEvent): Uint8Array {
     ...(event.usage ? { usage: { ...event.usage } } : {}),
     ...(event.reservation_id ? { reservation_id: event.reservation_id } : {}),
     ...(event.lease_id ? { lease_id: event.lease_id, lease_nano_usd: event.lease_nano_usd ?? 0 } : {}),
+    ...(event.estimated ? { estimated: true } : {}),
+    ...(event.cache_saved_nano_usd ? { cache_saved_nano_usd: event.cache_saved_nano_usd } : {}),
   });
 }
 
@@ -107,6 +113,8 @@ export function decodeSpendEvent(data: unknown, subject: string): SpendEvent {
       ...(Object.keys(message.usage).length > 0 ? { usage: message.usage } : {}),
       ...(message.reservation_id ? { reservation_id: message.reservation_id } : {}),
       ...(message.lease_id ? { lease_id: message.lease_id, lease_nano_usd: message.lease_nano_usd } : {}),
+      ...(message.estimated ? { estimated: true } : {}),
+      ...(message.cache_saved_nano_usd ? { cache_saved_nano_usd: message.cache_saved_nano_usd } : {}),
     };
   } else if (typeof data === 'object' && data !== null) {
     event = data as SpendEvent;
@@ -129,6 +137,9 @@ function checkSpendEvent(event: SpendEvent, subject: string): void {
   if (event.reservation_id !== undefined && !text(event.reservation_id)) throw new MalformedEventError(subject, 'reservation_id');
   if (event.lease_id !== undefined && (!text(event.lease_id) || !amount(event.lease_nano_usd)))
     throw new MalformedEventError(subject, 'lease');
+  if (event.estimated !== undefined && typeof event.estimated !== 'boolean') throw new MalformedEventError(subject, 'estimated');
+  if (event.cache_saved_nano_usd !== undefined && !amount(event.cache_saved_nano_usd))
+    throw new MalformedEventError(subject, 'cache_saved_nano_usd');
   if (event.usage !== undefined && (typeof event.usage !== 'object' || event.usage === null || !Object.values(event.usage).every(amount))) {
     throw new MalformedEventError(subject, 'usage');
   }

@@ -13,6 +13,18 @@ export interface MeteredUsage {
    */
   'reasoning_tokens'?: (number | string | Long);
   'cost_nano_usd'?: (number | string | Long);
+  /**
+   * Prompt tokens the upstream served from its prompt cache (included in prompt_tokens).
+   */
+  'cached_tokens'?: (number | string | Long);
+  /**
+   * What the cached tokens would have cost more at the uncached input price.
+   */
+  'cache_saved_nano_usd'?: (number | string | Long);
+  /**
+   * The counts are the gateway's own (the caller left, or the upstream sent no usage), not the upstream's.
+   */
+  'estimated'?: (boolean);
 }
 
 /**
@@ -26,4 +38,16 @@ export interface MeteredUsage__Output {
    */
   'reasoning_tokens': (number);
   'cost_nano_usd': (number);
+  /**
+   * Prompt tokens the upstream served from its prompt cache (included in prompt_tokens).
+   */
+  'cached_tokens': (number);
+  /**
+   * What the cached tokens would have cost more at the uncached input price.
+   */
+  'cache_saved_nano_usd': (number);
+  /**
+   * The counts are the gateway's own (the caller left, or the upstream sent no usage), not the upstream's.
+   */
+  'estimated': (boolean);
 }

@@ -36,6 +36,15 @@ export interface SpendEvent {
    */
   'lease_id'?: (string);
   'lease_nano_usd'?: (number | string | Long);
+  /**
+   * Billed on the gateway's own token counts (the caller left a stream, or the upstream sent no
+   * usage), not on the upstream's usage block.
+   */
+  'estimated'?: (boolean);
+  /**
+   * What the call's cached prompt tokens saved against the uncached input price.
+   */
+  'cache_saved_nano_usd'?: (number | string | Long);
 }
 
 /**
@@ -71,4 +80,13 @@ export interface SpendEvent__Output {
    */
   'lease_id': (string);
   'lease_nano_usd': (number);
+  /**
+   * Billed on the gateway's own token counts (the caller left a stream, or the upstream sent no
+   * usage), not on the upstream's usage block.
+   */
+  'estimated': (boolean);
+  /**
+   * What the call's cached prompt tokens saved against the uncached input price.
+   */
+  'cache_saved_nano_usd': (number);
 }
