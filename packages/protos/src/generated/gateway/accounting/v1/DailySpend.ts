@@ -13,6 +13,11 @@ export interface DailySpend {
   'group'?: (string);
   'spent_nano_usd'?: (number | string | Long);
   'requests'?: (number | string | Long);
+  /**
+   * Prompt tokens served from the upstream's prompt cache, and what they saved.
+   */
+  'cached_tokens'?: (number | string | Long);
+  'cache_saved_nano_usd'?: (number | string | Long);
 }
 
 export interface DailySpend__Output {
@@ -26,4 +31,9 @@ export interface DailySpend__Output {
   'group': (string);
   'spent_nano_usd': (number);
   'requests': (number);
+  /**
+   * Prompt tokens served from the upstream's prompt cache, and what they saved.
+   */
+  'cached_tokens': (number);
+  'cache_saved_nano_usd': (number);
 }

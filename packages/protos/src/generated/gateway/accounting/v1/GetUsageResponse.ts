@@ -29,6 +29,11 @@ export interface GetUsageResponse {
    * The last 30 UTC days, oldest first, today included (days without spend too).
    */
   'daily'?: (_gateway_accounting_v1_DailySpend)[];
+  /**
+   * The groups' cached prompt tokens and what they saved, summed over the same period.
+   */
+  'cached_tokens'?: (number | string | Long);
+  'cache_saved_nano_usd'?: (number | string | Long);
 }
 
 export interface GetUsageResponse__Output {
@@ -54,4 +59,9 @@ export interface GetUsageResponse__Output {
    * The last 30 UTC days, oldest first, today included (days without spend too).
    */
   'daily': (_gateway_accounting_v1_DailySpend__Output)[];
+  /**
+   * The groups' cached prompt tokens and what they saved, summed over the same period.
+   */
+  'cached_tokens': (number);
+  'cache_saved_nano_usd': (number);
 }

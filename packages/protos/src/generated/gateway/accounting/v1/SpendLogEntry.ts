@@ -23,6 +23,15 @@ export interface SpendLogEntry {
   'cost_nano_usd'?: (number | string | Long);
   'usage'?: ({[key: string]: number | string | Long});
   'occurred_at_ms'?: (number | string | Long);
+  /**
+   * Billed on the gateway's own token count (the caller left mid-stream, or the upstream sent no
+   * usage) rather than the upstream's.
+   */
+  'estimated'?: (boolean);
+  /**
+   * What the call's cached prompt tokens (usage "cached_tokens") saved against the uncached price.
+   */
+  'cache_saved_nano_usd'?: (number | string | Long);
 }
 
 /**
@@ -46,4 +55,13 @@ export interface SpendLogEntry__Output {
   'cost_nano_usd': (number);
   'usage': ({[key: string]: number});
   'occurred_at_ms': (number);
+  /**
+   * Billed on the gateway's own token count (the caller left mid-stream, or the upstream sent no
+   * usage) rather than the upstream's.
+   */
+  'estimated': (boolean);
+  /**
+   * What the call's cached prompt tokens (usage "cached_tokens") saved against the uncached price.
+   */
+  'cache_saved_nano_usd': (number);
 }
