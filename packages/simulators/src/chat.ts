@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PromptCache, promptChars } from './prompt-cache.js';
 
 // An OpenAI-compatible chat completions upstream, strict the way real vendors are: it refuses
 // parameters it does not know, images on models without vision, and (flavor "deepseek") speaks
@@ -34,6 +35,8 @@ export interface ChatSimulatorOptions {
   reply?: string;
   /** Keep received requests for assertions (off in benchmarks). */
   record?: boolean;
+  /** DeepSeek-style prefix caching (see prompt-cache.ts); on unless false. */
+  promptCache?: boolean;
 }
 
 export interface RecordedRequest {
@@ -70,18 +73,7 @@ const ROLES: Record<ChatFlavor, ReadonlySet<string>> = {
 
 /** Tokens as this simulator counts them: one per four characters of message text, at least one. */
 export function countPromptTokens(messages: unknown): number {
-  let chars = 0;
-  for (const message of Array.isArray(messages) ? messages : []) {
-    const content = (message as { content?: unknown }).content;
-    if (typeof content === 'string') chars += content.length;
-    else if (Array.isArray(content)) {
-      for (const part of content) {
-        const p = part as { type?: string; text?: string };
-        chars += p.type === 'text' ? (p.text ?? '').length : 340; // an image costs 85 tokens
-      }
-    }
-  }
-  return Math.max(1, Math.ceil(chars / 4));
+  return Math.max(1, Math.ceil(promptChars(messages) / 4));
 }
 
 export class ChatSimulator {
@@ -93,10 +85,20 @@ export class ChatSimulator {
   /** Streams whose caller went away before the end. */
   aborted = 0;
   /** Sum of the usage it reported, for exact-metering checks. */
-  readonly totals = { prompt_tokens: 0, completion_tokens: 0, calls: 0 };
+  readonly totals = { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, calls: 0 };
+  /** This deployment's prompt prefixes; undefined when caching is off. */
+  readonly #cache: PromptCache | undefined;
 
   constructor(options: ChatSimulatorOptions) {
-    this.#options = { chunkDelayMs: 0, reply: 'Hello from the simulator, one word at a time.', record: true, visionModels: [], ...options };
+    this.#options = {
+      chunkDelayMs: 0,
+      reply: 'Hello from the simulator, one word at a time.',
+      record: true,
+      visionModels: [],
+      promptCache: true,
+      ...options,
+    };
+    this.#cache = this.#options.promptCache ? new PromptCache() : undefined;
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
@@ -155,23 +157,14 @@ export class ChatSimulator {
 
     const thinking = this.#options.flavor === 'deepseek' && (body.thinking as { type?: string } | undefined)?.type === 'enabled';
     const words = this.#options.reply.split(' ');
-    const promptTokens = countPromptTokens(body.messages);
-    const reasoningTokens = thinking ? 7 : 0;
-    const completionTokens = words.length + reasoningTokens;
-    const usage = {
-      prompt_tokens: promptTokens,
-      completion_tokens: completionTokens,
-      total_tokens: promptTokens + completionTokens,
-      ...(this.#options.flavor === 'deepseek' ? { prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: promptTokens } : {}),
-      completion_tokens_details: { reasoning_tokens: reasoningTokens },
-    };
+    const { usage, cachedTokens } = this.#usage(body.messages, words.length, thinking);
     this.#completions += 1;
     const id = `upstream-${this.#completions}`;
     const created = Math.floor(Date.now() / 1000);
     const model = body.model as string;
 
     if (body.stream !== true) {
-      this.#count(usage);
+      this.#count(usage, cachedTokens);
       const message: Record<string, unknown> = { role: 'assistant', content: this.#options.reply };
       if (thinking) message.reasoning_content = 'Thinking it through.';
       return json(res, 200, {
@@ -211,15 +204,35 @@ export class ChatSimulator {
       `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }], ...(includeUsage ? { usage: null } : {}) })}\n\n`,
     );
     if (includeUsage && !fault.omitUsage) {
-      this.#count(usage);
+      this.#count(usage, cachedTokens);
       res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
     }
     res.end('data: [DONE]\n\n');
   }
 
-  #count(usage: { prompt_tokens: number; completion_tokens: number }): void {
+  /** The call's usage in the flavor's shape, and the cached tokens it reports (0 with caching off). */
+  #usage(messages: unknown, words: number, thinking: boolean) {
+    const promptTokens = countPromptTokens(messages);
+    const cachedTokens = this.#cache?.use(messages) ?? 0;
+    const reasoningTokens = thinking ? 7 : 0;
+    const completionTokens = words + reasoningTokens;
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      // Each vendor's own shape: DeepSeek splits the prompt into hit and miss, OpenAI nests the hits.
+      ...(this.#options.flavor === 'deepseek'
+        ? { prompt_cache_hit_tokens: cachedTokens, prompt_cache_miss_tokens: promptTokens - cachedTokens }
+        : { prompt_tokens_details: { cached_tokens: cachedTokens } }),
+      completion_tokens_details: { reasoning_tokens: reasoningTokens },
+    };
+    return { usage, cachedTokens };
+  }
+
+  #count(usage: { prompt_tokens: number; completion_tokens: number }, cachedTokens: number): void {
     this.totals.prompt_tokens += usage.prompt_tokens;
     this.totals.completion_tokens += usage.completion_tokens;
+    this.totals.cached_tokens += cachedTokens;
     this.totals.calls += 1;
   }
 

@@ -6,6 +6,7 @@ export {
   type ChatSimulatorOptions,
   type RecordedRequest,
 } from './chat.js';
+export { CACHE_BLOCK_TOKENS, expectedCachedTokens, PromptCache, promptText } from './prompt-cache.js';
 export {
   ARK_PIXELS,
   VideoSimulator,
