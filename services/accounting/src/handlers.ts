@@ -17,9 +17,10 @@ import type { KeyChanges, KeyRecord, KeyRepository } from './domain/keys.js';
 import type { Ledger } from './domain/ledger.js';
 import { DAY_MS, utcDay } from './domain/periods.js';
 import type { Reservations } from './domain/reservations.js';
+import { addFigures, noFigures } from './domain/spend-figures.js';
 import type { TeamInput, TeamRecord, TeamRepository } from './domain/teams.js';
 import { effectiveModels } from './domain/validation.js';
-import { keyAuditView, keyMessage, spendLogMessage, teamAuditView, teamMessage } from './messages.js';
+import { dailySpendMessage, groupUsageMessage, keyAuditView, keyMessage, spendLogMessage, teamAuditView, teamMessage } from './messages.js';
 import { SPEND_CONSUMER } from './spend-consumer.js';
 
 // The gRPC handlers of gateway.accounting.v1.AccountingService: requests to domain calls and
@@ -265,14 +266,17 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
       // Periodic budgets: the groups' spend in this period (periods start at UTC midnights, so the daily spend sums it exactly).
       const groups = key.budget_period ? await ledger.groupsSince(key._id, view.periodStartMs) : await ledger.usageOf(key._id);
       const daily = await ledger.recentDays(key._id, 30);
+      const period = groups.reduce((sum, g) => addFigures(sum, g), noFigures());
       return {
         key: keyMessage(key, now),
         spent_nano_usd: view.spent,
         reserved_nano_usd: view.reserved,
-        groups: groups.map((g) => ({ group: g.group, spent_nano_usd: g.spent_nano_usd, requests: g.requests })),
+        groups: groups.map(groupUsageMessage),
         period_start_ms: view.periodStartMs,
         team: team ? teamMessage(team, now) : null,
-        daily: daily.map((d) => ({ day: d.day, group: '', spent_nano_usd: d.spent_nano_usd, requests: d.requests })),
+        daily: daily.map((d) => dailySpendMessage({ ...d, group: '' })),
+        cached_tokens: period.cached_tokens,
+        cache_saved_nano_usd: period.cache_saved_nano_usd,
       };
     }),
     ReserveBudget: server.unary('ReserveBudget', async (request) => ({ available_nano_usd: await reserve(request) })),
@@ -380,7 +384,7 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
         fromDay: request.from_day || utcDay(today - 29 * DAY_MS),
         toDay: request.to_day || utcDay(today),
       });
-      return { days: rows.map((r) => ({ day: r.day, group: r.group, spent_nano_usd: r.spent_nano_usd, requests: r.requests })) };
+      return { days: rows.map(dailySpendMessage) };
     }),
     GetTopSpenders: server.unary('GetTopSpenders', async (request) => {
       await spendApplied();

@@ -1,9 +1,9 @@
 import { budgetPeriodToWire } from '@gateway/contracts';
 import { nanosToUsd } from '@gateway/pricing';
-import type { Balance, Key, SpendLogEntry, Team } from '@gateway/protos';
+import type { Balance, DailySpend, GroupUsage, Key, SpendLogEntry, Team } from '@gateway/protos';
 import { type AccountRecord, balanceView } from './domain/balances.js';
 import type { KeyRecord } from './domain/keys.js';
-import type { LedgerEntry } from './domain/ledger.js';
+import type { DailyRow, GroupFigures, LedgerEntry } from './domain/ledger.js';
 import type { TeamRecord } from './domain/teams.js';
 
 // Stored records as they cross gRPC (never a hash), and as the audit list records them.
@@ -67,6 +67,30 @@ export function spendLogMessage(entry: LedgerEntry): SpendLogEntry {
     cost_nano_usd: entry.cost_nano_usd,
     usage: entry.usage ?? {},
     occurred_at_ms: entry.occurred_at.getTime(),
+    // Rows of earlier releases have neither: not estimated, nothing saved.
+    estimated: entry.estimated ?? false,
+    cache_saved_nano_usd: entry.cache_saved_nano_usd ?? 0,
+  };
+}
+
+export function dailySpendMessage(row: DailyRow): DailySpend {
+  return {
+    day: row.day,
+    group: row.group,
+    spent_nano_usd: row.spent_nano_usd,
+    requests: row.requests,
+    cached_tokens: row.cached_tokens,
+    cache_saved_nano_usd: row.cache_saved_nano_usd,
+  };
+}
+
+export function groupUsageMessage(usage: GroupFigures): GroupUsage {
+  return {
+    group: usage.group,
+    spent_nano_usd: usage.spent_nano_usd,
+    requests: usage.requests,
+    cached_tokens: usage.cached_tokens,
+    cache_saved_nano_usd: usage.cache_saved_nano_usd,
   };
 }
 

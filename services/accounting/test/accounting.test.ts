@@ -142,8 +142,8 @@ describe('spend', () => {
     const usage = await client.getUsage(key.id);
     expect(usage.spent_nano_usd).toBe(480_002_000);
     expect(usage.groups).toEqual([
-      { group: 'alpha-h3', spent_nano_usd: 480_000_000, requests: 1 },
-      { group: 'gamma-flash', spent_nano_usd: 2000, requests: 2 },
+      { group: 'alpha-h3', spent_nano_usd: 480_000_000, requests: 1, cached_tokens: 0, cache_saved_nano_usd: 0 },
+      { group: 'gamma-flash', spent_nano_usd: 2000, requests: 2, cached_tokens: 0, cache_saved_nano_usd: 0 },
     ]);
     expect(usage.period_start_ms).toBe(key.created_at_ms);
   });

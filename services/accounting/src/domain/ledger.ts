@@ -5,6 +5,7 @@ import type { KeyRepository } from './keys.js';
 import { DAY_MS, dayStart, utcDay } from './periods.js';
 import type { CallSpend } from './budget-book.js';
 import type { Reservations } from './reservations.js';
+import { addFigures, callFigures, figuresInc, noFigures, type SpendFigures, type StoredFigures } from './spend-figures.js';
 
 /** One applied spend event; its `_id` is the event's idempotency id (the completion or job id), so it is stored once. */
 export interface LedgerEntry extends Doc {
@@ -16,19 +17,22 @@ export interface LedgerEntry extends Doc {
   cost_nano_usd: number;
   occurred_at: Date;
   recorded_at: Date;
+  /** Tokens behind the cost; `cached_tokens`, when present, is the part of the prompt served from the upstream's cache. */
   usage: Readonly<Record<string, number>> | null;
+  /** Set (true) only on calls billed on the gateway's own token count; absent otherwise and on earlier rows. */
+  estimated?: boolean;
+  /** What the cached prompt tokens saved; absent when nothing was saved and on earlier rows. */
+  cache_saved_nano_usd?: number;
   /** Newest-first order and the page cursor: the time zero-padded, then the id (unique, and sorted as text). */
   sort_key?: string;
 }
 
-/** Spend and request count of one key on one group on one UTC day, with the team it was in. */
-export interface DailyRecord extends Doc {
+/** Spend figures of one key on one group on one UTC day, with the team it was in. */
+export interface DailyRecord extends Doc, StoredFigures {
   day: string;
   key_id: string;
   team_id: string | null;
   group: string;
-  spent_nano_usd: number;
-  requests: number;
 }
 
 export interface SpendLogQuery {
@@ -51,11 +55,26 @@ export interface DailyQuery {
   toDay: string;
 }
 
-export interface DailyRow {
+export interface DailyRow extends SpendFigures {
   day: string;
   group: string;
-  spent_nano_usd: number;
-  requests: number;
+}
+
+export interface GroupFigures extends SpendFigures {
+  group: string;
+}
+
+export interface DayFigures extends SpendFigures {
+  day: string;
+}
+
+/** One day's figures of one key (or all keys) on one group, as the batch gathers them. */
+interface DailyDelta {
+  keyId: string;
+  teamId: string | null;
+  group: string;
+  day: string;
+  figures: SpendFigures;
 }
 
 /** What applying a batch of spend events did with each. */
@@ -80,6 +99,29 @@ export function sortKey(occurredAtMs: number, id: string): string {
 
 function timeKey(ms: number): string {
   return String(Math.max(0, ms)).padStart(13, '0');
+}
+
+/** The ledger row of an event. */
+function entryOf(event: SpendEvent, teamId: string | null, recordedAt: number): LedgerEntry {
+  return {
+    _id: event.id,
+    key_id: event.key_id,
+    team_id: teamId,
+    group: event.group,
+    kind: event.kind,
+    cost_nano_usd: event.cost_nano_usd,
+    occurred_at: new Date(event.occurred_at),
+    recorded_at: new Date(recordedAt),
+    usage: event.usage ?? null,
+    sort_key: sortKey(event.occurred_at, event.id),
+    // Only when they say something, as on the wire: most rows stay as small as before.
+    ...(event.estimated ? { estimated: true } : {}),
+    ...(event.cache_saved_nano_usd ? { cache_saved_nano_usd: event.cache_saved_nano_usd } : {}),
+  };
+}
+
+function eventFigures(event: SpendEvent): SpendFigures {
+  return callFigures(event.cost_nano_usd, event.usage, event.cache_saved_nano_usd);
 }
 
 function invalid(param: string, message: string): GatewayError {
@@ -143,7 +185,9 @@ export class Ledger {
             { _id: entry._id, sort_key: null },
             { $set: { sort_key: sortKey(at, entry._id), team_id: entry.team_id ?? null } },
           );
-          if (claimed) await this.#addDaily(entry.key_id, entry.team_id ?? null, entry.group, at, entry.cost_nano_usd);
+          if (!claimed) continue;
+          const figures = callFigures(entry.cost_nano_usd, entry.usage, entry.cache_saved_nano_usd);
+          await this.#writeDaily([{ keyId: entry.key_id, teamId: entry.team_id ?? null, group: entry.group, day: utcDay(at), figures }]);
         }
       });
       done += batch.length;
@@ -162,18 +206,7 @@ export class Ledger {
     // The team the call was held against; a call with no hold counts for the key's team now.
     const teamId = hold ? (hold.team ?? null) : (key.team_id ?? null);
     try {
-      await this.entries.insertOne({
-        _id: event.id,
-        key_id: event.key_id,
-        team_id: teamId,
-        group: event.group,
-        kind: event.kind,
-        cost_nano_usd: event.cost_nano_usd,
-        occurred_at: new Date(event.occurred_at),
-        recorded_at: new Date(this.clock()),
-        usage: event.usage ?? null,
-        sort_key: sortKey(event.occurred_at, event.id),
-      });
+      await this.entries.insertOne(entryOf(event, teamId, this.clock()));
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       // Seen before. If that delivery stopped after the ledger write but before the hold was
@@ -193,7 +226,9 @@ export class Ledger {
       const tokens = (event.usage?.prompt_tokens ?? 0) + (event.usage?.completion_tokens ?? 0);
       await this.reservations.countTokens(event.key_id, teamId, tokens, Math.min(event.occurred_at, this.clock()));
     }
-    await this.#addDaily(event.key_id, teamId, event.group, event.occurred_at, event.cost_nano_usd);
+    await this.#writeDaily([
+      { keyId: event.key_id, teamId, group: event.group, day: utcDay(event.occurred_at), figures: eventFigures(event) },
+    ]);
     return true;
   }
 
@@ -245,76 +280,48 @@ export class Ledger {
     const now = this.clock();
     const entries: LedgerEntry[] = [];
     const tokenUses: { keyId: string; teamId: string | null; tokens: number; at: number }[] = [];
-    const daily = new Map<string, { keyId: string; teamId: string | null; group: string; day: string; cost: number; requests: number }>();
+    const daily = new Map<string, DailyDelta>();
     for (const [index, event] of outcome.applied.entries()) {
       const teamId = teamOf[index] ?? null;
-      entries.push({
-        _id: event.id,
-        key_id: event.key_id,
-        team_id: teamId,
-        group: event.group,
-        kind: event.kind,
-        cost_nano_usd: event.cost_nano_usd,
-        occurred_at: new Date(event.occurred_at),
-        recorded_at: new Date(now),
-        usage: event.usage ?? null,
-        sort_key: sortKey(event.occurred_at, event.id),
-      });
+      entries.push(entryOf(event, teamId, now));
       // Calls drawn from a lease come from keys without rate limits: their tokens count nowhere.
       if (!event.lease_id) {
         const tokens = (event.usage?.prompt_tokens ?? 0) + (event.usage?.completion_tokens ?? 0);
         tokenUses.push({ keyId: event.key_id, teamId, tokens, at: Math.min(event.occurred_at, now) });
       }
       const day = utcDay(event.occurred_at);
-      const id = `${day}|${event.key_id}|${event.group}|${teamId ?? ''}`;
+      const id = dailyId(day, event.key_id, event.group, teamId);
       const row = daily.get(id);
-      if (row) {
-        row.cost += event.cost_nano_usd;
-        row.requests += 1;
-      } else {
-        daily.set(id, { keyId: event.key_id, teamId, group: event.group, day, cost: event.cost_nano_usd, requests: 1 });
-      }
+      if (row) addFigures(row.figures, eventFigures(event));
+      else daily.set(id, { keyId: event.key_id, teamId, group: event.group, day, figures: eventFigures(event) });
     }
     await this.entries.insertMany(entries);
     await this.reservations.countTokensOf(tokenUses);
-    const totals = new Map<string, { day: string; group: string; cost: number; requests: number }>();
-    for (const [id, row] of daily) {
-      await this.daily.updateOne(
-        { _id: id, day: row.day, key_id: row.keyId, team_id: row.teamId, group: row.group },
-        { $inc: { spent_nano_usd: row.cost, requests: row.requests } },
-        { upsert: true },
-      );
-      const totalId = `${row.day}|${row.group}`;
-      const total = totals.get(totalId);
-      if (total) {
-        total.cost += row.cost;
-        total.requests += row.requests;
-      } else {
-        totals.set(totalId, { day: row.day, group: row.group, cost: row.cost, requests: row.requests });
-      }
-    }
-    for (const [id, total] of totals) {
-      await this.totals.updateOne(
-        { _id: id, day: total.day, group: total.group },
-        { $inc: { spent_nano_usd: total.cost, requests: total.requests } },
-        { upsert: true },
-      );
-    }
+    await this.#writeDaily(daily.values());
     return outcome;
   }
 
-  async #addDaily(keyId: string, teamId: string | null, group: string, at: number, cost: number): Promise<void> {
-    const day = utcDay(at);
-    await this.daily.updateOne(
-      { _id: `${day}|${keyId}|${group}|${teamId ?? ''}`, day, key_id: keyId, team_id: teamId, group },
-      { $inc: { spent_nano_usd: cost, requests: 1 } },
-      { upsert: true },
-    );
-    await this.totals.updateOne({ _id: `${day}|${group}`, day, group }, { $inc: { spent_nano_usd: cost, requests: 1 } }, { upsert: true });
+  /** Adds the batch's daily rows, then their sums per day and group to the totals: one write per row. */
+  async #writeDaily(rows: Iterable<DailyDelta>): Promise<void> {
+    const totals = new Map<string, { day: string; group: string; figures: SpendFigures }>();
+    for (const row of rows) {
+      await this.daily.updateOne(
+        { _id: dailyId(row.day, row.keyId, row.group, row.teamId), day: row.day, key_id: row.keyId, team_id: row.teamId, group: row.group },
+        { $inc: figuresInc(row.figures) },
+        { upsert: true },
+      );
+      const totalId = `${row.day}|${row.group}`;
+      const total = totals.get(totalId) ?? { day: row.day, group: row.group, figures: noFigures() };
+      addFigures(total.figures, row.figures);
+      totals.set(totalId, total);
+    }
+    for (const [id, total] of totals) {
+      await this.totals.updateOne({ _id: id, day: total.day, group: total.group }, { $inc: figuresInc(total.figures) }, { upsert: true });
+    }
   }
 
   /** Lifetime spend per group of a key: its daily rows summed (an earlier release's per-group totals are not read). */
-  async usageOf(keyId: string): Promise<{ group: string; spent_nano_usd: number; requests: number }[]> {
+  async usageOf(keyId: string): Promise<GroupFigures[]> {
     return sumByGroup(await this.daily.find({ key_id: keyId }));
   }
 
@@ -352,10 +359,7 @@ export class Ledger {
     const sums = new Map<string, DailyRow>();
     for (const row of await source.find(filter as Filter, { sort: { day: 1 } })) {
       const id = `${row.day}|${row.group}`;
-      const sum = sums.get(id) ?? { day: row.day, group: row.group, spent_nano_usd: 0, requests: 0 };
-      sum.spent_nano_usd += row.spent_nano_usd;
-      sum.requests += row.requests;
-      sums.set(id, sum);
+      sums.set(id, addFigures(sums.get(id) ?? { day: row.day, group: row.group, ...noFigures() }, row));
     }
     return [...sums.values()].sort((a, b) => (a.day === b.day ? a.group.localeCompare(b.group) : a.day < b.day ? -1 : 1));
   }
@@ -401,22 +405,20 @@ export class Ledger {
   }
 
   /** A key's spend per group from `startMs` (a UTC midnight) on. */
-  async groupsSince(keyId: string, startMs: number): Promise<{ group: string; spent_nano_usd: number; requests: number }[]> {
+  async groupsSince(keyId: string, startMs: number): Promise<GroupFigures[]> {
     return sumByGroup(await this.daily.find({ key_id: keyId, day: { $gte: utcDay(startMs) } }));
   }
 
   /** The key's last `days` UTC days, oldest first, today included, days without spend as zeros. */
-  async recentDays(keyId: string, days: number): Promise<{ day: string; spent_nano_usd: number; requests: number }[]> {
+  async recentDays(keyId: string, days: number): Promise<DayFigures[]> {
     const today = Math.floor(this.clock() / DAY_MS) * DAY_MS;
     const first = today - (days - 1) * DAY_MS;
     const rows = await this.dailySpend({ keyId, fromDay: utcDay(first), toDay: utcDay(today) });
-    const byDay = new Map<string, { day: string; spent_nano_usd: number; requests: number }>();
-    for (let at = first; at <= today; at += DAY_MS) byDay.set(utcDay(at), { day: utcDay(at), spent_nano_usd: 0, requests: 0 });
+    const byDay = new Map<string, DayFigures>();
+    for (let at = first; at <= today; at += DAY_MS) byDay.set(utcDay(at), { day: utcDay(at), ...noFigures() });
     for (const row of rows) {
       const sum = byDay.get(row.day);
-      if (!sum) continue;
-      sum.spent_nano_usd += row.spent_nano_usd;
-      sum.requests += row.requests;
+      if (sum) addFigures(sum, row);
     }
     return [...byDay.values()];
   }
@@ -432,14 +434,14 @@ function checkDayRange(fromDay: string, toDay: string): void {
   if ((to - from) / DAY_MS >= MAX_DAYS) throw invalid('from', `a range covers at most ${MAX_DAYS} days`);
 }
 
-function sumByGroup(rows: readonly DailyRecord[]): { group: string; spent_nano_usd: number; requests: number }[] {
-  const byGroup = new Map<string, { group: string; spent_nano_usd: number; requests: number }>();
-  for (const row of rows) {
-    const sum = byGroup.get(row.group) ?? { group: row.group, spent_nano_usd: 0, requests: 0 };
-    sum.spent_nano_usd += row.spent_nano_usd;
-    sum.requests += row.requests;
-    byGroup.set(row.group, sum);
-  }
+/** The id of a key's daily row on a group (and the team it was in). */
+function dailyId(day: string, keyId: string, group: string, teamId: string | null): string {
+  return `${day}|${keyId}|${group}|${teamId ?? ''}`;
+}
+
+function sumByGroup(rows: readonly DailyRecord[]): GroupFigures[] {
+  const byGroup = new Map<string, GroupFigures>();
+  for (const row of rows) byGroup.set(row.group, addFigures(byGroup.get(row.group) ?? { group: row.group, ...noFigures() }, row));
   return [...byGroup.values()].sort((a, b) => a.group.localeCompare(b.group));
 }
 
