@@ -2,9 +2,8 @@
 // the bill of a call the upstream never metered (a stream its caller left). One real BPE
 // tokenizer (OpenAI's o200k_base, pure JavaScript), never a character ratio.
 
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-
-/** Tokens of a text as the gateway counts them. */
-export function countTextTokens(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text);
-}
+export { countTextTokens } from './text.js';
+export { countPromptTokens, type PromptCount } from './prompt.js';
+export { countCompletionTokens } from './completion.js';
+export { MEMO_MAX_BYTES, MEMO_MIN_CHARS, TokenMemo, promptMemo } from './memo.js';
+export { PROMPT_HOLD_CONSTANT, PROMPT_HOLD_FACTOR, promptHoldTokens } from './hold.js';

@@ -1,0 +1,25 @@
+import type { PromptCount } from './prompt.js';
+
+/**
+ * What the worst-case hold multiplies `countPromptTokens(...).tokens` by, so that it stays above
+ * what the upstream bills. Measured against DeepSeek's own tokenizer (bench/tokenizer-accuracy.mjs):
+ * English, code, JSON schemas, logs, numbers and the agent transcript come within -6%..+1% of o200k;
+ * Chinese and Japanese are over-counted (safe); but DeepSeek's vocabulary needs 1.28x o200k's
+ * tokens for Russian, 1.31x Greek, 1.32x Arabic, 1.76x Vietnamese and 2.33x Hindi. The hold must
+ * never be short, whatever the language, so the factor is the worst measured ratio (2.33) plus
+ * a margin for scripts not sampled. It is a reservation, released at settlement: over-holding
+ * only delays a key that is close to its budget, under-holding lets a call overspend it.
+ */
+export const PROMPT_HOLD_FACTOR = 2.5;
+
+/**
+ * Added once to every hold: what an upstream wraps around the prompt that the body does not show
+ * (BOS and template tokens, DeepSeek V3.1's tool-use instructions, about 150 tokens, when tools
+ * are sent).
+ */
+export const PROMPT_HOLD_CONSTANT = 256;
+
+/** Prompt tokens to hold for a body counted as `count`, with `tokensPerImage` per image part. */
+export function promptHoldTokens(count: PromptCount, tokensPerImage: number): number {
+  return Math.ceil(count.tokens * PROMPT_HOLD_FACTOR) + PROMPT_HOLD_CONSTANT + count.images * tokensPerImage;
+}
