@@ -3,6 +3,7 @@ import type { JsonObject } from '../../domain/request.js';
 import type { UpstreamCall, UpstreamStream } from '../../upstream/client.js';
 import { openaiParams } from '../openai/params.js';
 import type { ChatProvider, LocalUpstream } from '../types.js';
+import { cut, type Reading, read, usage } from './usage.js';
 
 // The demo provider: answers inside the gateway, deterministically from the request, with real
 // usage, so a newcomer without a vendor account sees a chat completion and a stream go through
@@ -13,67 +14,19 @@ import type { ChatProvider, LocalUpstream } from '../types.js';
 const CHUNK_GAP_MS = 15;
 /** Words per streamed chunk. */
 const WORDS_PER_CHUNK = 3;
-/** What an image costs in prompt tokens (a low-detail image, as vendors count one). */
-const IMAGE_TOKENS = 85;
-
-/** Roughly a token per four characters, never less than one per word. */
-function tokens(text: string): number {
-  const words = text.split(/\s+/).filter(Boolean).length;
-  return Math.max(words, Math.ceil(text.length / 4));
-}
-
-interface Reading {
-  /** The last user message's text. */
-  question: string;
-  promptTokens: number;
-  images: number;
-}
-
-function read(body: JsonObject): Reading {
-  let promptTokens = 0;
-  let images = 0;
-  let question = '';
-  for (const message of Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []) {
-    const content = message.content;
-    let text = '';
-    if (typeof content === 'string') text = content;
-    else if (Array.isArray(content)) {
-      for (const part of content as JsonObject[]) {
-        if (part.type === 'text' && typeof part.text === 'string') text += `${part.text} `;
-        if (part.type === 'image_url') images += 1;
-      }
-    }
-    promptTokens += 4 + tokens(text.trim());
-    if (message.role === 'user') question = text.trim();
-  }
-  return { question, promptTokens: promptTokens + images * IMAGE_TOKENS, images };
-}
 
 /** The reply: the same for the same request, short, and saying what it is. */
 function reply(reading: Reading, maxTokens: number | undefined): string {
   const quoted = reading.question.length > 120 ? `${reading.question.slice(0, 117)}...` : reading.question;
   const seen = reading.images > 0 ? ` and ${reading.images} image${reading.images > 1 ? 's' : ''}` : '';
   const text = `This is the gateway's demo model answering "${quoted}"${seen}. No provider was called; routing, budgets and metering ran as for a real one.`;
-  if (maxTokens === undefined) return text;
-  // Cut at the caller's limit, as a model would stop.
-  return text.split(' ').slice(0, Math.max(1, maxTokens)).join(' ');
+  return maxTokens === undefined ? text : cut(text, maxTokens);
 }
 
 function thinking(body: JsonObject): string | undefined {
   const effort = body.reasoning_effort;
   if (effort === undefined || effort === 'none') return undefined;
   return 'The user wants to see the gateway work; a short, honest answer shows it.';
-}
-
-function usage(reading: Reading, answer: string, reasoning: string | undefined): JsonObject {
-  const reasoningTokens = reasoning ? tokens(reasoning) : 0;
-  const completion = tokens(answer) + reasoningTokens;
-  return {
-    prompt_tokens: reading.promptTokens,
-    completion_tokens: completion,
-    total_tokens: reading.promptTokens + completion,
-    completion_tokens_details: { reasoning_tokens: reasoningTokens },
-  };
 }
 
 function maxTokensOf(body: JsonObject): number | undefined {
