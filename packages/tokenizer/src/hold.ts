@@ -1,16 +1,22 @@
 import type { PromptCount } from './prompt.js';
 
 /**
- * What the worst-case hold multiplies `countPromptTokens(...).tokens` by, so that it stays above
- * what the upstream bills. Measured against DeepSeek's own tokenizer (bench/tokenizer-accuracy.mjs):
- * English, code, JSON schemas, logs, numbers and the agent transcript come within -6%..+1% of o200k;
- * Chinese and Japanese are over-counted (safe); but DeepSeek's vocabulary needs 1.28x o200k's
- * tokens for Russian, 1.31x Greek, 1.32x Arabic, 1.76x Vietnamese and 2.33x Hindi. The hold must
- * never be short, whatever the language, so the factor is the worst measured ratio (2.33) plus
- * a margin for scripts not sampled. It is a reservation, released at settlement: over-holding
- * only delays a key that is close to its budget, under-holding lets a call overspend it.
+ * What the worst-case hold multiplies the count of ASCII texts by (English, code, JSON, logs),
+ * so that it stays above what the upstream bills. Measured against DeepSeek's own tokenizer
+ * (bench/tokenizer-accuracy.mjs): English, code, JSON schemas, logs, numbers and an agent
+ * transcript come within -6%..+1% of o200k; 1.25 covers that with a margin.
  */
-export const PROMPT_HOLD_FACTOR = 2.5;
+export const PROMPT_HOLD_FACTOR = 1.25;
+
+/**
+ * The same for texts with characters beyond ASCII: Chinese and Japanese are over-counted (safe),
+ * but DeepSeek's vocabulary needs 1.28x o200k's tokens for Russian, 1.31x Greek, 1.32x Arabic,
+ * 1.76x Vietnamese and 2.33x Hindi. The hold must never be short, whatever the language, so the
+ * factor is the worst measured ratio plus a margin for scripts not sampled. It is a reservation,
+ * released at settlement: over-holding only delays a key close to its budget, under-holding
+ * lets a call overspend it.
+ */
+export const WIDE_PROMPT_HOLD_FACTOR = 2.5;
 
 /**
  * Added once to every hold: what an upstream wraps around the prompt that the body does not show
@@ -21,5 +27,10 @@ export const PROMPT_HOLD_CONSTANT = 256;
 
 /** Prompt tokens to hold for a body counted as `count`, with `tokensPerImage` per image part. */
 export function promptHoldTokens(count: PromptCount, tokensPerImage: number): number {
-  return Math.ceil(count.tokens * PROMPT_HOLD_FACTOR) + PROMPT_HOLD_CONSTANT + count.images * tokensPerImage;
+  const ascii = count.tokens - count.wideTokens;
+  return (
+    Math.ceil(ascii * PROMPT_HOLD_FACTOR + count.wideTokens * WIDE_PROMPT_HOLD_FACTOR) +
+    PROMPT_HOLD_CONSTANT +
+    count.images * tokensPerImage
+  );
 }

@@ -5,8 +5,37 @@ import { countTextTokens } from './text.js';
 /** A chat body's prompt as an upstream bills it: text tokens, and image parts counted apart. */
 export interface PromptCount {
   tokens: number;
+  /**
+   * The part of `tokens` from texts with characters beyond ASCII: where other vendors'
+   * vocabularies can need far more tokens than o200k's (the hold raises these more).
+   */
+  wideTokens: number;
   /** Image parts; the caller multiplies by its per-image tokens. */
   images: number;
+}
+
+/** Any character beyond ASCII. */
+const WIDE = /[^\t\n\r\u0020-\u007e]/;
+
+/**
+ * Two tallies: ASCII texts (English, code, JSON: within a few percent across vocabularies) and
+ * the rest, counted apart so the hold can raise each by its own measured worst.
+ */
+class PromptTally {
+  readonly #ascii = new TokenTally(promptMemo);
+  readonly #wide = new TokenTally(promptMemo);
+
+  add(text: string): void {
+    // Control characters count as wide too: rare, and never worth a smaller hold.
+    (WIDE.test(text) ? this.#wide : this.#ascii).add(text);
+  }
+
+  /** Adds both totals to the count. */
+  totalInto(count: PromptCount): void {
+    const wide = this.#wide.total();
+    count.wideTokens += wide;
+    count.tokens += this.#ascii.total() + wide;
+  }
 }
 
 // OpenAI's cookbook ("How to count tokens with tiktoken", gpt-4/gpt-4o rows, matching the API's
@@ -43,17 +72,17 @@ function jsonText(value: unknown): string | undefined {
   }
 }
 
-function addString(tally: TokenTally, value: unknown): void {
+function addString(tally: PromptTally, value: unknown): void {
   if (typeof value === 'string') tally.add(value);
 }
 
-function addJson(tally: TokenTally, value: unknown): void {
+function addJson(tally: PromptTally, value: unknown): void {
   if (value === undefined || value === null) return;
   const text = jsonText(value);
   if (text !== undefined) tally.add(text);
 }
 
-function addContent(tally: TokenTally, count: PromptCount, content: unknown): void {
+function addContent(tally: PromptTally, count: PromptCount, content: unknown): void {
   if (typeof content === 'string') {
     tally.add(content);
     return;
@@ -67,7 +96,7 @@ function addContent(tally: TokenTally, count: PromptCount, content: unknown): vo
 }
 
 /** A called function: its name and arguments (a string as specified; an object's JSON otherwise). */
-function addCall(tally: TokenTally, count: PromptCount, call: unknown): void {
+function addCall(tally: PromptTally, count: PromptCount, call: unknown): void {
   if (!isObject(call)) return;
   count.tokens += TOKENS_PER_TOOL_CALL;
   addString(tally, call.name);
@@ -75,7 +104,7 @@ function addCall(tally: TokenTally, count: PromptCount, call: unknown): void {
   else addJson(tally, call.arguments);
 }
 
-function addMessage(tally: TokenTally, count: PromptCount, message: unknown): void {
+function addMessage(tally: PromptTally, count: PromptCount, message: unknown): void {
   if (!isObject(message)) return;
   count.tokens += TOKENS_PER_MESSAGE;
   const role = message.role;
@@ -102,7 +131,7 @@ function addMessage(tally: TokenTally, count: PromptCount, message: unknown): vo
  * namespace (fewer tokens than the JSON), DeepSeek (V3.1 template) as name, description and the
  * parameters' JSON; the JSON is an estimate at or above either.
  */
-function addTools(tally: TokenTally, count: PromptCount, tools: unknown): void {
+function addTools(tally: PromptTally, count: PromptCount, tools: unknown): void {
   if (!Array.isArray(tools) || tools.length === 0) return;
   count.tokens += TOOLS_BLOCK_TOKENS + TOKENS_PER_TOOL * tools.length;
   addJson(tally, tools);
@@ -115,9 +144,9 @@ function addTools(tally: TokenTally, count: PromptCount, tools: unknown): void {
  * is not as specified is skipped.
  */
 export function countPromptTokens(body: Readonly<Record<string, unknown>>): PromptCount {
-  if (!isObject(body)) return { tokens: 0, images: 0 };
-  const count: PromptCount = { tokens: REPLY_PRIMING_TOKENS, images: 0 };
-  const tally = new TokenTally(promptMemo);
+  if (!isObject(body)) return { tokens: 0, wideTokens: 0, images: 0 };
+  const count: PromptCount = { tokens: REPLY_PRIMING_TOKENS, wideTokens: 0, images: 0 };
+  const tally = new PromptTally();
   if (Array.isArray(body.messages)) for (const message of body.messages) addMessage(tally, count, message);
   addTools(tally, count, body.tools);
   addTools(tally, count, body.functions);
@@ -125,6 +154,6 @@ export function countPromptTokens(body: Readonly<Record<string, unknown>>): Prom
   if (isObject(body.function_call)) addJson(tally, body.function_call);
   const format = body.response_format;
   if (isObject(format) && isObject(format.json_schema)) addJson(tally, format.json_schema);
-  count.tokens += tally.total();
+  tally.totalInto(count);
   return count;
 }
