@@ -1,6 +1,7 @@
-// Money is counted in whole nano-dollars (1e-9 USD). Every configured price converts to a whole
-// number of nano-dollars per unit (the config validator enforces it), so costs and their sums are
-// exact integers: no float drift between what the ledger holds and what the usage says.
+// Money is counted in whole nano-dollars (1e-9 USD), so sums are exact integers: no float drift
+// between what the ledger holds and what the usage says. Video prices convert to a whole number of
+// nano-dollars per unit (the config validator enforces it); chat token prices are exact decimals
+// (token-price.ts) and each call's cost is rounded once, to the nearest nano-dollar.
 
 export const NANOS_PER_USD = 1_000_000_000;
 
@@ -32,3 +33,17 @@ function wholeOrUndefined(value: number): number | undefined {
   // Allow for binary float noise such as 0.14 * 1000 = 140.00000000000003.
   return Math.abs(value - rounded) < 1e-6 && Number.isSafeInteger(rounded) ? rounded : undefined;
 }
+
+export { compareDecimal, type Decimal, formatDecimal, maxDecimal, parseDecimal } from './decimal.js';
+export {
+  inWindow,
+  parseUtcWindow,
+  ratesAt,
+  type TokenCost,
+  type TokenCounts,
+  type TokenPrice,
+  type TokenPriceWindow,
+  type TokenRates,
+  tokenCost,
+  worstCaseTokenCost,
+} from './token-price.js';
