@@ -35,10 +35,27 @@ const VideoSpec = Type.Object(
   { additionalProperties: false },
 );
 
+/** A UTC time-of-day span with its own chat prices; an omitted price is the group's base price. */
+const PriceWindow = Type.Object(
+  {
+    /** `HH:MM-HH:MM` in UTC, end exclusive; may wrap midnight (`22:00-02:00`). */
+    utc: Type.String(),
+    input_per_mtok: Type.Optional(Price),
+    input_cache_hit_per_mtok: Type.Optional(Price),
+    output_per_mtok: Type.Optional(Price),
+  },
+  { additionalProperties: false },
+);
+
 const PriceSpec = Type.Object(
   {
+    /** Chat: USD per million tokens, any number of decimals (billed exactly, rounded once per call). */
     input_per_mtok: Type.Optional(Price),
+    /** Chat: prompt tokens served from the vendor's cache; defaults to input_per_mtok (no discount). */
+    input_cache_hit_per_mtok: Type.Optional(Price),
     output_per_mtok: Type.Optional(Price),
+    /** Chat: time-of-day prices (vendors' peak hours); at most one applies at any instant. */
+    windows: Type.Optional(Type.Array(PriceWindow)),
     per_second_by_resolution: Type.Optional(Type.Record(Type.String(), Price)),
     per_mtok_by_resolution: Type.Optional(Type.Record(Type.String(), Price)),
   },
@@ -137,3 +154,4 @@ export const ConfigSchema = Type.Object(
 export type RawConfig = Static<typeof ConfigSchema>;
 export type RawGroup = Static<typeof Group>;
 export type RawDeployment = Static<typeof Deployment>;
+export type RawPrice = Static<typeof PriceSpec>;

@@ -1,5 +1,7 @@
-// The validated configuration as the services use it: defaults filled in, prices in whole
-// nano-dollars, names indexed.
+import type { TokenPrice } from '@gateway/pricing';
+
+// The validated configuration as the services use it: defaults filled in, video prices in whole
+// nano-dollars, chat prices as exact decimals, names indexed.
 
 export type GroupMode = 'chat' | 'video';
 export type ReasoningEffort = 'none' | 'low' | 'high' | 'max';
@@ -18,11 +20,8 @@ export interface DeploymentConfig {
   timeoutMs: number | undefined;
 }
 
-export interface ChatPrice {
-  kind: 'per_token';
-  inputNanosPerToken: number;
-  outputNanosPerToken: number;
-}
+/** Exact decimal prices per million tokens, with cache-hit input and UTC time-of-day windows. */
+export type ChatPrice = TokenPrice;
 
 export interface VideoPrice {
   kind: 'per_second' | 'per_token';

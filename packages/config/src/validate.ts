@@ -1,7 +1,19 @@
 import { Compile } from '@gateway/typebox';
 import { parseDocument } from 'yaml';
-import { nanosFromUnitPrice, nanosPerTokenFromMtokPrice } from '@gateway/pricing';
-import { ConfigSchema, type RawConfig, type RawGroup } from './schema.js';
+import {
+  compareDecimal,
+  type Decimal,
+  formatDecimal,
+  nanosFromUnitPrice,
+  nanosPerTokenFromMtokPrice,
+  parseDecimal,
+  parseUtcWindow,
+  type TokenPrice,
+  type TokenPriceWindow,
+  type TokenRates,
+  worstCaseTokenCost,
+} from '@gateway/pricing';
+import { ConfigSchema, type RawConfig, type RawGroup, type RawPrice } from './schema.js';
 import {
   type ChatGroupConfig,
   type ConfigIssue,
@@ -196,15 +208,15 @@ function chatGroup(group: RawGroup, path: string, issues: ConfigIssue[]): ChatGr
   }
   const maxInputTokens = require(group.max_input_tokens, 'max_input_tokens');
   const maxOutputTokens = require(group.max_output_tokens, 'max_output_tokens');
-  const input = tokenPrice(require(group.price.input_per_mtok, 'price.input_per_mtok'), `${path}.price.input_per_mtok`, issues);
-  const output = tokenPrice(require(group.price.output_per_mtok, 'price.output_per_mtok'), `${path}.price.output_per_mtok`, issues);
-  if (
-    issues.length > before ||
-    maxInputTokens === undefined ||
-    maxOutputTokens === undefined ||
-    input === undefined ||
-    output === undefined
-  ) {
+  require(group.price.input_per_mtok, 'price.input_per_mtok');
+  require(group.price.output_per_mtok, 'price.output_per_mtok');
+  const price = chatPrice(group.price, `${path}.price`, issues);
+  if (issues.length > before || maxInputTokens === undefined || maxOutputTokens === undefined || price === undefined) {
+    return undefined;
+  }
+  // Costs are safe integers of nano-dollars; a price that overflows them at the group's limits is a typo.
+  if (worstCaseTokenCost(price, maxInputTokens, maxOutputTokens) >= Number.MAX_SAFE_INTEGER) {
+    issues.push({ path: `${path}.price`, message: 'a call at max_input_tokens and max_output_tokens would cost over 9 million USD' });
     return undefined;
   }
   return {
@@ -214,8 +226,100 @@ function chatGroup(group: RawGroup, path: string, issues: ConfigIssue[]): ChatGr
     maxOutputTokens,
     imageInput: group.image_input ?? false,
     reasoning: group.reasoning ? { defaultEffort: group.reasoning.default_effort } : undefined,
-    price: { kind: 'per_token', inputNanosPerToken: input, outputNanosPerToken: output },
+    price,
   };
+}
+
+/**
+ * A chat price as billed: exact decimals, the cache-hit default (the input price: no discount)
+ * and each window's omitted prices taken from the base. Undefined when anything is wrong.
+ */
+function chatPrice(raw: RawPrice, path: string, issues: ConfigIssue[]): TokenPrice | undefined {
+  const before = issues.length;
+  const input = decimal(raw.input_per_mtok, `${path}.input_per_mtok`, issues);
+  const output = decimal(raw.output_per_mtok, `${path}.output_per_mtok`, issues);
+  const cacheHit =
+    raw.input_cache_hit_per_mtok === undefined ? input : decimal(raw.input_cache_hit_per_mtok, `${path}.input_cache_hit_per_mtok`, issues);
+  if (input === undefined || output === undefined || cacheHit === undefined) return undefined;
+  checkCacheHit(input, cacheHit, `${path}.input_cache_hit_per_mtok`, issues);
+  // With no cache-hit price anywhere there is no discount anywhere, so a window's default is its own input price.
+  const base = { input, cacheHit: raw.input_cache_hit_per_mtok === undefined ? undefined : cacheHit, output };
+  const windows: { index: number; window: TokenPriceWindow }[] = [];
+  (raw.windows ?? []).forEach((w, index) => {
+    const where = `${path}.windows[${index}]`;
+    const window = priceWindow(w, base, where, issues);
+    if (window === undefined) return;
+    const other = windows.find((earlier) => overlap(earlier.window, window));
+    if (other) {
+      issues.push({
+        path: `${where}.utc`,
+        message: `overlaps windows[${other.index}] (${other.window.utc}); at most one window may apply at a time`,
+      });
+    }
+    windows.push({ index, window });
+  });
+  if (issues.length > before) return undefined;
+  return { kind: 'per_token', base: { input, cacheHit, output }, windows: windows.map((w) => w.window) };
+}
+
+type RawWindow = NonNullable<RawPrice['windows']>[number];
+
+/** One window with the prices it omits taken from the base (`cacheHit` undefined: the base names none). */
+function priceWindow(
+  w: RawWindow,
+  base: { input: Decimal; cacheHit: Decimal | undefined; output: Decimal },
+  where: string,
+  issues: ConfigIssue[],
+): TokenPriceWindow | undefined {
+  const span = parseUtcWindow(w.utc);
+  if (span === undefined) {
+    issues.push({
+      path: `${where}.utc`,
+      message: 'must be "HH:MM-HH:MM" in UTC, from 00:00 to 24:00, starting before 24:00, start and end different',
+    });
+  }
+  const input = w.input_per_mtok === undefined ? base.input : decimal(w.input_per_mtok, `${where}.input_per_mtok`, issues);
+  const output = w.output_per_mtok === undefined ? base.output : decimal(w.output_per_mtok, `${where}.output_per_mtok`, issues);
+  const cacheHit =
+    w.input_cache_hit_per_mtok === undefined
+      ? (base.cacheHit ?? input)
+      : decimal(w.input_cache_hit_per_mtok, `${where}.input_cache_hit_per_mtok`, issues);
+  if (input === undefined || output === undefined || cacheHit === undefined || span === undefined) return undefined;
+  if (w.input_cache_hit_per_mtok !== undefined) checkCacheHit(input, cacheHit, `${where}.input_cache_hit_per_mtok`, issues);
+  // Both inherited: the base's own check covers them.
+  else if (w.input_per_mtok !== undefined && compareDecimal(cacheHit, input) > 0) {
+    issues.push({
+      path: `${where}.input_per_mtok`,
+      message: `is below the cache-hit price the window inherits (${formatDecimal(cacheHit)}); give the window its own input_cache_hit_per_mtok`,
+    });
+  }
+  const rates: TokenRates = { input, cacheHit, output };
+  return { utc: w.utc, ...span, rates };
+}
+
+function decimal(value: number | undefined, path: string, issues: ConfigIssue[]): Decimal | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseDecimal(value);
+  if (parsed === undefined) issues.push({ path, message: 'must be a finite decimal number >= 0' });
+  return parsed;
+}
+
+function checkCacheHit(input: Decimal, cacheHit: Decimal, path: string, issues: ConfigIssue[]): void {
+  if (compareDecimal(cacheHit, input) > 0) {
+    issues.push({ path, message: `must not be above the input price (${formatDecimal(input)})` });
+  }
+}
+
+/** Whether two windows share a minute; a window wrapping midnight is its two spans. */
+function overlap(a: TokenPriceWindow, b: TokenPriceWindow): boolean {
+  const spans = (w: TokenPriceWindow): [number, number][] =>
+    w.startMinute < w.endMinute
+      ? [[w.startMinute, w.endMinute]]
+      : [
+          [w.startMinute, 1440],
+          [0, w.endMinute],
+        ];
+  return spans(a).some(([s1, e1]) => spans(b).some(([s2, e2]) => s1 < e2 && s2 < e1));
 }
 
 function videoGroup(group: RawGroup, path: string, issues: ConfigIssue[]): VideoGroupConfig | undefined {
@@ -224,7 +328,7 @@ function videoGroup(group: RawGroup, path: string, issues: ConfigIssue[]): Video
     if (group[field] !== undefined)
       issues.push({ path: `${path}.${field}`, message: 'only chat groups take this field (video image input is video.image_input)' });
   }
-  for (const field of ['input_per_mtok', 'output_per_mtok'] as const) {
+  for (const field of ['input_per_mtok', 'input_cache_hit_per_mtok', 'output_per_mtok', 'windows'] as const) {
     if (group.price[field] !== undefined) issues.push({ path: `${path}.price.${field}`, message: 'video groups are priced by resolution' });
   }
   const video = group.video;
