@@ -78,6 +78,8 @@ export async function startGateway({ config, logger, env, clock, metrics }: Gate
       logger: logger.child({ service: 'chat' }),
       listen: '127.0.0.1:0',
       inProcess: true,
+      // The same clock prices calls (time-of-day windows) and dates their spend.
+      ...(clock ? { clock } : {}),
     });
     started.push(chat);
     const video = await startVideo({

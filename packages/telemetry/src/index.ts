@@ -6,6 +6,8 @@ export {
   upstreamSeries,
   spendSeries,
   countTokens,
+  countEstimatedCall,
+  type TokenCounts,
   videoJobSeries,
   busEventsRejectedSeries,
   countStoreWrite,

@@ -123,19 +123,45 @@ export function spendSeries(group: string, kind: string): CounterChild {
 const tokens = once((registry) => {
   const counter = new SeriesCounter({
     name: 'gateway_tokens_total',
-    help: 'Tokens of metered chat calls, by group and kind: prompt, completion (reasoning included) and reasoning.',
+    help: 'Tokens of metered chat calls, by group and kind: prompt, cached (the part of prompt served from the upstream\'s prompt cache), completion (reasoning included) and reasoning.',
     labelNames: ['group', 'kind'] as const,
     registers: [registry],
   });
   return new LabelledChildren((group, kind) => counter.labels(group, kind));
 });
 
+/** A metered chat call's token counts. */
+export interface TokenCounts {
+  prompt: number;
+  /** Part of prompt. */
+  cached: number;
+  completion: number;
+  /** Part of completion. */
+  reasoning: number;
+}
+
 /** Counts a metered chat call's tokens for its group. */
-export function countTokens(group: string, prompt: number, completion: number, reasoning: number): void {
+export function countTokens(group: string, counts: TokenCounts): void {
   const series = tokens();
-  series.get(group, 'prompt').inc(prompt);
-  series.get(group, 'completion').inc(completion);
-  series.get(group, 'reasoning').inc(reasoning);
+  series.get(group, 'prompt').inc(counts.prompt);
+  series.get(group, 'cached').inc(counts.cached);
+  series.get(group, 'completion').inc(counts.completion);
+  series.get(group, 'reasoning').inc(counts.reasoning);
+}
+
+const estimated = once((registry) => {
+  const counter = new SeriesCounter({
+    name: 'gateway_estimated_calls_total',
+    help: "Chat calls billed on the gateway's own token count rather than the upstream's usage (the caller left a stream, or the upstream sent no usage), by group.",
+    labelNames: ['group'] as const,
+    registers: [registry],
+  });
+  return new LabelledChildren((group) => counter.labels(group));
+});
+
+/** Counts a chat call billed on an estimate. */
+export function countEstimatedCall(group: string): void {
+  estimated().get(group).inc();
 }
 
 const rejected = once((registry) => {

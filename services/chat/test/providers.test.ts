@@ -1,7 +1,8 @@
 import { parseConfig, type ChatGroupConfig } from '@gateway/config';
 import { describe, expect, it } from 'vitest';
 import { validateChatRequest } from '../src/domain/request.js';
-import { chatCost, readUsage } from '../src/domain/metering.js';
+import { priceUsage } from '../src/domain/metering.js';
+import { readUsage } from '../src/domain/usage.js';
 import { buildUpstreamBody, chatProviders } from '../src/providers/index.js';
 import { thinkingFor } from '../src/providers/deepseek/index.js';
 
@@ -75,8 +76,24 @@ describe('provider parameter maps', () => {
 describe('metering', () => {
   it('prices prompt and completion tokens in whole nano-dollars', () => {
     const usage = readUsage({ prompt_tokens: 1000, completion_tokens: 500, completion_tokens_details: { reasoning_tokens: 200 } });
-    expect(usage).toEqual({ prompt_tokens: 1000, completion_tokens: 500, reasoning_tokens: 200 });
-    expect(chatCost(usage!, group)).toBe(1000 * 140 + 500 * 280);
+    expect(usage).toEqual({ prompt_tokens: 1000, cached_tokens: 0, completion_tokens: 500, reasoning_tokens: 200 });
+    expect(priceUsage(usage!, group, Date.now(), false).cost_nano_usd).toBe(1000 * 140 + 500 * 280);
     expect(readUsage(null)).toBeUndefined();
+  });
+
+  it('read cached prompt tokens, clamped to the prompt, and price them at the cache-hit price', () => {
+    const usage = readUsage({ prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 640 } });
+    expect(usage).toMatchObject({ prompt_tokens: 1000, cached_tokens: 640 });
+    expect(readUsage({ prompt_tokens: 10, prompt_tokens_details: { cached_tokens: 64 } })?.cached_tokens).toBe(10);
+    // No cache-hit price configured: cached tokens cost the input price, and save nothing.
+    expect(priceUsage(usage!, group, Date.now(), false)).toMatchObject({ cost_nano_usd: 1000 * 140 + 10 * 280, cache_saved_nano_usd: 0 });
+  });
+
+  it("move DeepSeek's cache counts into OpenAI's shape", () => {
+    const body: Record<string, unknown> = {
+      usage: { prompt_tokens: 100, completion_tokens: 1, prompt_cache_hit_tokens: 64, prompt_cache_miss_tokens: 36 },
+    };
+    chatProviders.get('deepseek')!.response!(body);
+    expect(JSON.parse(JSON.stringify(body.usage))).toEqual({ prompt_tokens: 100, completion_tokens: 1, prompt_tokens_details: { cached_tokens: 64 } });
   });
 });

@@ -38,6 +38,8 @@ declare module 'fastify' {
     meteredUsage: MeteredUsage__Output | null;
     /** The stable code of the error the request ended with ('' when none). */
     errorCode: string;
+    /** A chat stream's 200 went out: from then on the upstream is producing what will be billed. */
+    streamStarted: boolean;
   }
 }
 
@@ -87,14 +89,28 @@ function logAccess(request: FastifyRequest, route: string, status: number, ms: n
     ...(usage
       ? {
           promptTokens: usage.prompt_tokens,
+          cachedTokens: usage.cached_tokens,
           completionTokens: usage.completion_tokens,
           reasoningTokens: usage.reasoning_tokens,
           costUsd: usage.cost_nano_usd / 1e9,
+          cacheSavedUsd: usage.cache_saved_nano_usd / 1e9,
+          ...(usage.estimated ? { estimated: true } : {}),
         }
-      : {}),
+      : leftStream(request)
+        ? { estimated: true }
+        : {}),
   };
   if (quiet) log.debug(line, 'request');
   else log.info(line, 'request');
+}
+
+/**
+ * The caller left a stream (or was cut for not reading) after it started and before its metered
+ * end: the chat service bills what the upstream had sent on its own count (its line "chat call
+ * billed on an estimate", same requestId, has the figures).
+ */
+function leftStream(request: FastifyRequest): boolean {
+  return request.streamStarted && !request.meteredUsage && !request.errorCode;
 }
 
 function routeOf(request: FastifyRequest): string {
@@ -106,8 +122,21 @@ function spanOptions(request: FastifyRequest): ServerSpanOptions {
   return { name: `${request.method} ${route}`, attributes: { 'http.request.method': request.method, 'http.route': route } };
 }
 
+/** Requests already counted and logged: a stream's caller leaving and Fastify's own end must not both count it. */
+const recorded = new WeakSet<FastifyRequest>();
+
+/**
+ * The end of a stream whose caller left (or was cut for not reading): Fastify runs onResponse
+ * only when a response finishes or fails, so this one is counted and logged here.
+ */
+export function recordLeftStream(request: FastifyRequest, reply: FastifyReply): void {
+  recordResponse(request, reply);
+}
+
 /** Counts and times a finished request, observes the overhead of a plain chat call, ends its span. */
 function recordResponse(request: FastifyRequest, reply: FastifyReply): void {
+  if (recorded.has(request)) return;
+  recorded.add(request);
   const route = routeOf(request);
   const status = reply.statusCode;
   // Fastify took the start time when the request arrived; nothing here times twice.
@@ -162,6 +191,7 @@ export const edgeTelemetry = fp<EdgeTelemetryOptions>(
     app.decorateRequest('overheadMs', -1);
     app.decorateRequest('meteredUsage', null);
     app.decorateRequest('errorCode', '');
+    app.decorateRequest('streamStarted', false);
     app.addHook('onRequest', (request, _reply, done) => {
       const scope = startServerScope(contextFromHeaders(request.headers), request.id, tracingEnabled() ? spanOptions(request) : NO_SPAN);
       request.telemetry = scope;

@@ -2,11 +2,18 @@ import type { ChatGroupConfig, RouterConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestScope } from '@gateway/logging';
 import { newCompletionId, type BudgetClaim, type CallBudget } from '@gateway/contracts';
-import { countTokens, recordClientSpan, tracingEnabled, upstreamSeries } from '@gateway/telemetry';
+import { countEstimatedCall, countTokens, recordClientSpan, tracingEnabled, upstreamSeries } from '@gateway/telemetry';
 import { failureReason, UpstreamFailure, type Attempt as RoutedAttempt, type Router } from '@gateway/upstream';
 import { buildUpstreamBody, type ChatProvider, type LocalUpstream } from '../providers/index.js';
-import { chatCost, normalizeUsage, readUsage, type ChatUsage, type Meter } from './metering.js';
+import type { UpstreamStream } from '../upstream/client.js';
+import { CompletionTally, estimateUsage } from './estimate.js';
+import { worstCaseCost } from './hold.js';
+import type { Meter, MeteredUsage } from './metering.js';
 import { isObject, validateChatRequest, type ChatRequest, type JsonObject } from './request.js';
+import { StreamChunks } from './stream-chunks.js';
+import { normalizeUsage, readUsage, usageBlock, type ChatUsage } from './usage.js';
+
+export type { MeteredUsage } from './metering.js';
 
 export interface CompletionInput {
   keyId: string;
@@ -32,9 +39,21 @@ export interface UpstreamTiming {
 
 type Attempt = RoutedAttempt<ChatGroupConfig>;
 
-/** A call's tokens and price as metered (the proto's MeteredUsage). */
-export interface MeteredUsage extends ChatUsage {
-  cost_nano_usd: number;
+/** The attempt that served a call, and when (Unix ms, the call's clock) it started: its price window. */
+interface Served {
+  attempt: Attempt;
+  startedAtMs: number;
+}
+
+/** What one call is billed on, once its answer (or the caller) is gone. */
+interface Bill {
+  input: CompletionInput;
+  completionId: string;
+  served: Served;
+  usage: ChatUsage;
+  claim: BudgetClaim;
+  /** Set when the gateway counted the tokens itself: why. */
+  estimated?: 'caller_left' | 'no_usage';
 }
 
 /** A deployment as logs name it: its provider and the model it calls there. */
@@ -64,9 +83,11 @@ export class ChatCompletions {
     private readonly routing: RouterConfig,
     private readonly logger: Logger,
     private readonly budget: CallBudget,
+    /** Unix ms now: which price window a call starts in. */
+    private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Holds the call's worst case: the prompt estimated high, plus every completion token it may produce. */
+  /** Holds the call's worst case: the whole prompt counted high, plus every completion token it may produce. */
   #reserve(input: CompletionInput, group: ChatGroupConfig, request: ChatRequest, completionId: string): Promise<BudgetClaim> {
     const amount = worstCaseCost(group, request);
     return this.budget.claim(
@@ -110,35 +131,40 @@ export class ChatCompletions {
     };
   }
 
-  /** Runs the router's attempts until one succeeds, timing and logging each. */
-  #route<T>(
-    group: ChatGroupConfig,
-    input: CompletionInput,
-    run: (attempt: Attempt) => Promise<T>,
-  ): Promise<{ attempt: Attempt; result: T }> {
+  /** Runs the router's attempts until one succeeds, timing and logging each; says when the winner started. */
+  async #route<T>(group: ChatGroupConfig, input: CompletionInput, run: (attempt: Attempt) => Promise<T>): Promise<Served & { result: T }> {
     let attempts = 0;
-    return this.router.route(group, run, {
-      signal: input.signal,
-      onOutcome: (attempt, outcome, startedAt) => {
-        attempts += 1;
-        this.#timed(input, attempt, startedAt, outcome);
+    let startedAtMs = 0;
+    const routed = await this.router.route(
+      group,
+      (attempt) => {
+        startedAtMs = this.clock();
+        return run(attempt);
       },
-      // One line per failed attempt, at its size: the router handled it (the next attempt, or
-      // the caller's error); the request's own end is the edge's access line.
-      onFailure: (attempt, error) =>
-        this.logger.warn(
-          {
-            ...fieldsOf(input.scope),
-            group: attempt.group.id,
-            deployment: deploymentName(attempt),
-            attempt: attempts,
-            code: error.code,
-            upstreamStatus: error.status,
-            reason: failureReason(error),
-          },
-          'upstream attempt failed',
-        ),
-    });
+      {
+        signal: input.signal,
+        onOutcome: (attempt, outcome, startedAt) => {
+          attempts += 1;
+          this.#timed(input, attempt, startedAt, outcome);
+        },
+        // One line per failed attempt, at its size: the router handled it (the next attempt, or
+        // the caller's error); the request's own end is the edge's access line.
+        onFailure: (attempt, error) =>
+          this.logger.warn(
+            {
+              ...fieldsOf(input.scope),
+              group: attempt.group.id,
+              deployment: deploymentName(attempt),
+              attempt: attempts,
+              code: error.code,
+              upstreamStatus: error.status,
+              reason: failureReason(error),
+            },
+            'upstream attempt failed',
+          ),
+      },
+    );
+    return { attempt: routed.attempt, result: routed.result, startedAtMs };
   }
 
   /**
@@ -165,122 +191,168 @@ export class ChatCompletions {
     }
   }
 
-  async #meter(
-    input: CompletionInput,
-    completionId: string,
-    servedBy: ChatGroupConfig,
-    usage: ChatUsage,
-    claim: BudgetClaim,
-  ): Promise<MeteredUsage> {
-    await this.meter.record({ completionId, keyId: input.keyId, group: input.groupId, servedBy, usage, claim });
-    countTokens(input.groupId, usage.prompt_tokens, usage.completion_tokens, usage.reasoning_tokens);
-    if (this.logger.isLevelEnabled('debug'))
-      this.logger.debug({ ...fieldsOf(input.scope), group: servedBy.id, completionId }, 'chat completion served');
-    return { ...usage, cost_nano_usd: chatCost(usage, servedBy) };
+  /** Prices and publishes the call's spend, counts its tokens; an estimate is counted and logged as one. */
+  async #meter({ input, completionId, served, usage, claim, estimated }: Bill): Promise<MeteredUsage> {
+    const metered = await this.meter.record({
+      completionId,
+      keyId: input.keyId,
+      group: input.groupId,
+      servedBy: served.attempt.group,
+      usage,
+      startedAtMs: served.startedAtMs,
+      estimated: estimated !== undefined,
+      claim,
+    });
+    countTokens(input.groupId, {
+      prompt: usage.prompt_tokens,
+      cached: usage.cached_tokens,
+      completion: usage.completion_tokens,
+      reasoning: usage.reasoning_tokens,
+    });
+    if (estimated) {
+      countEstimatedCall(input.groupId);
+      this.logger.info(
+        {
+          ...fieldsOf(input.scope),
+          group: input.groupId,
+          completionId,
+          reason: estimated,
+          promptTokens: usage.prompt_tokens,
+          completionTokens: usage.completion_tokens,
+          reasoningTokens: usage.reasoning_tokens,
+          costUsd: metered.cost_nano_usd / 1e9,
+        },
+        'chat call billed on an estimate',
+      );
+    } else if (this.logger.isLevelEnabled('debug'))
+      this.logger.debug({ ...fieldsOf(input.scope), group: served.attempt.group.id, completionId }, 'chat completion served');
+    return metered;
   }
 
   /** A plain call: the response body, OpenAI-shaped, as JSON bytes, and what it was metered at. */
-  async create(input: CompletionInput): Promise<{ body: Buffer; usage: MeteredUsage | undefined }> {
+  async create(input: CompletionInput): Promise<{ body: Buffer; usage: MeteredUsage }> {
     const { group, request } = this.#prepare(input);
     if (request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Streamed calls use the streaming RPC.' });
     const completionId = input.completionId ?? newCompletionId();
     const claim = await this.#reserve(input, group, request, completionId);
-    let routed: { attempt: Attempt; result: JsonObject };
+    let served: Served & { result: JsonObject };
     try {
-      routed = await this.#route(group, input, (a) => this.upstream.complete(this.#call(a, request, input.signal)));
+      served = await this.#route(group, input, (a) => this.upstream.complete(this.#call(a, request, input.signal)));
     } catch (error) {
       await this.#release(input, claim);
       throw error;
     }
-    const { attempt, result: response } = routed;
-    this.#provider(attempt).response?.(response);
+    const response = served.result;
+    this.#provider(served.attempt).response?.(response);
     response.id = completionId;
     response.model = input.model;
     if (response.system_fingerprint !== undefined) response.system_fingerprint = undefined;
-    const usage = readUsage(response.usage);
+    const bill: Bill = { input, completionId, served, usage: readUsage(response.usage) as ChatUsage, claim };
     if (isObject(response.usage)) normalizeUsage(response.usage);
-    // An answer without usage cannot be metered exactly; it is billed as nothing and logged.
-    let metered: MeteredUsage | undefined;
-    if (usage) metered = await this.#meter(input, completionId, attempt.group, usage, claim);
     else {
-      this.logger.error({ ...fieldsOf(input.scope), group: group.id }, 'upstream response without usage; not metered');
-      await this.#release(input, claim);
+      // An answer without usage is billed on the gateway's own count, and shows that count.
+      const tally = new CompletionTally();
+      tally.addResponse(response);
+      bill.usage = estimateUsage(request, tally);
+      bill.estimated = 'no_usage';
+      response.usage = usageBlock(bill.usage);
+      this.logger.warn({ ...fieldsOf(input.scope), group: group.id }, 'upstream response without usage; billed on an estimate');
     }
-    return { body: Buffer.from(JSON.stringify(response)), usage: metered };
+    const usage = await this.#meter(bill);
+    return { body: Buffer.from(JSON.stringify(response)), usage };
   }
 
   /**
    * A streamed call: `write` receives the chunks as JSON bytes, those that arrived together in
    * one call. Before the first chunk a failure moves on to the next attempt; after it, the
    * failure ends the stream. Billed once the upstream's usage has arrived; the last write then
-   * carries no chunks and what the call was metered at.
+   * carries no chunks and what the call was metered at. A call the caller leaves once the
+   * upstream has answered is billed on the gateway's count of what it consumed.
    */
   async stream(input: CompletionInput, write: StreamWrite): Promise<void> {
     const { group, request } = this.#prepare(input);
     if (!request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Plain calls use the unary RPC.' });
     const completionId = input.completionId ?? newCompletionId();
     const claim = await this.#reserve(input, group, request, completionId);
+    let answered: Served | undefined;
+    let chunks: StreamChunks | undefined;
     try {
-      await this.#streamReserved(input, group, request, completionId, claim, write);
+      const opened = await this.#open(input, group, request, (served) => {
+        answered = served;
+      });
+      chunks = new StreamChunks(this.#provider(opened.attempt), request, completionId, input.model);
+      await this.#relay(input, opened, chunks, write);
     } catch (error) {
-      await this.#release(input, claim);
+      // The caller left (or was cut for not reading) after the upstream answered: the vendor
+      // bills what it processed, so the call is billed: on the upstream's usage if it came,
+      // else on the gateway's count of the prompt and of what the upstream had sent.
+      if (input.signal.aborted && answered) {
+        const exact = chunks?.usage;
+        const bill: Bill = { input, completionId, served: answered, usage: exact ?? estimateUsage(request, chunks?.tally ?? new CompletionTally()), claim };
+        await this.#meter(exact ? bill : { ...bill, estimated: 'caller_left' });
+      } else await this.#release(input, claim);
       throw error;
     }
+    await this.#settle({ input, completionId, served: answered as Served, usage: chunks.usage as ChatUsage, claim }, request, chunks, write);
   }
 
-  async #streamReserved(
+  /** Bills the finished stream: on the upstream's usage, else on the gateway's count (shown to a caller who asked for usage). */
+  async #settle(bill: Bill, request: ChatRequest, chunks: StreamChunks, write: StreamWrite): Promise<void> {
+    if (chunks.usage) {
+      await write([], await this.#meter(bill));
+      return;
+    }
+    this.logger.warn({ ...fieldsOf(bill.input.scope), group: bill.input.groupId }, 'upstream stream without usage; billed on an estimate');
+    const usage = estimateUsage(request, chunks.tally);
+    if (request.includeUsage) await write([chunks.estimatedUsageChunk(usage)]);
+    await write([], await this.#meter({ ...bill, usage, estimated: 'no_usage' }));
+  }
+
+  /** Routes the stream: an attempt succeeds once its first events are read, so a stream that fails at once is retried. */
+  async #open(
     input: CompletionInput,
     group: ChatGroupConfig,
     request: ChatRequest,
-    completionId: string,
-    claim: BudgetClaim,
-    write: StreamWrite,
-  ): Promise<void> {
-    const { attempt, result: opened } = await this.#route(group, input, async (a) => {
+    onAnswered: (served: Served | undefined) => void,
+  ): Promise<Served & { result: { upstream: UpstreamStream; first: IteratorResult<string[]> } }> {
+    return this.#route(group, input, async (a) => {
+      const startedAtMs = this.clock();
       const upstream = await this.upstream.stream(this.#call(a, request, input.signal));
-      // The first events are read inside the attempt, so a stream that fails at once is retried.
+      // From its 200 on, the upstream is working on the prompt: a caller leaving now is billed.
+      onAnswered({ attempt: a, startedAtMs });
       try {
         const first = await upstream.batches.next();
         return { upstream, first };
       } catch (error) {
         upstream.close();
+        // A failed attempt is the vendor's failure, never billed (unless the caller left during it).
+        if (!input.signal.aborted) onAnswered(undefined);
         throw error;
       }
     });
-    const { upstream } = opened;
-    const provider = this.#provider(attempt);
-    let usage: ChatUsage | undefined;
+  }
+
+  /** Relays the upstream's batches to the caller; a failure after the first chunk ends the stream unbilled. */
+  async #relay(
+    input: CompletionInput,
+    opened: Served & { result: { upstream: UpstreamStream; first: IteratorResult<string[]> } },
+    chunks: StreamChunks,
+    write: StreamWrite,
+  ): Promise<void> {
+    const { upstream, first } = opened.result;
     try {
-      for (let next = opened.first; !next.done; next = await upstream.batches.next()) {
-        const out: Buffer[] = [];
-        for (const data of next.value) {
-          const chunk = parseChunk(data);
-          if (chunk.error !== undefined) throw new UpstreamFailure('protocol');
-          const chunkUsage = isObject(chunk.usage) ? chunk.usage : undefined;
-          if (chunkUsage) usage = readUsage(chunkUsage);
-          const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunkUsage !== undefined;
-          if (usageOnly && !request.includeUsage) continue;
-          provider.chunk?.(chunk);
-          chunk.id = completionId;
-          chunk.model = input.model;
-          // Undefined, which JSON.stringify leaves out, rather than deleted: a delete turns the
-          // object into a dictionary in V8, a third slower to stringify, once per chunk.
-          if (chunk.system_fingerprint !== undefined) chunk.system_fingerprint = undefined;
-          if (!request.includeUsage) {
-            if (chunk.usage !== undefined) chunk.usage = undefined;
-          } else if (chunkUsage) normalizeUsage(chunkUsage);
-          out.push(Buffer.from(JSON.stringify(chunk)));
-        }
+      for (let next = first; !next.done; next = await upstream.batches.next()) {
+        const out = chunks.translate(next.value);
         if (out.length > 0) await write(out);
       }
     } catch (error) {
       upstream.close();
-      if (error instanceof UpstreamFailure) {
+      if (error instanceof UpstreamFailure && !input.signal.aborted) {
         this.logger.warn(
           {
             ...fieldsOf(input.scope),
-            group: attempt.group.id,
-            deployment: deploymentName(attempt),
+            group: opened.attempt.group.id,
+            deployment: deploymentName(opened.attempt),
             code: error.code,
             reason: failureReason(error),
           },
@@ -290,48 +362,5 @@ export class ChatCompletions {
       }
       throw error;
     }
-    if (usage) await write([], await this.#meter(input, completionId, attempt.group, usage, claim));
-    else {
-      this.logger.error({ ...fieldsOf(input.scope), group: group.id }, 'upstream stream without usage; not metered');
-      await this.#release(input, claim);
-    }
   }
-}
-
-/** Tokens per image part held before the call (a high-detail image costs about 765-1,105). */
-const IMAGE_TOKENS = 1500;
-
-/**
- * The most a call can cost: prompt tokens estimated high (one per two bytes of message text,
- * images at a fixed count, capped by the group's input window) plus the completion limit asked
- * for, else the group's maximum output.
- */
-export function worstCaseCost(group: ChatGroupConfig, request: ChatRequest): number {
-  let bytes = 0;
-  let images = 0;
-  for (const message of request.messages) {
-    const content = message.content;
-    if (typeof content === 'string') bytes += Buffer.byteLength(content);
-    else if (Array.isArray(content)) {
-      for (const part of content as { type?: string; text?: string }[]) {
-        if (part.type === 'image_url') images += 1;
-        else if (typeof part.text === 'string') bytes += Buffer.byteLength(part.text);
-      }
-    }
-  }
-  const prompt = Math.min(group.maxInputTokens, Math.ceil(bytes / 2) + images * IMAGE_TOKENS + 16 * request.messages.length);
-  const asked = request.body.max_completion_tokens ?? request.body.max_tokens;
-  const completion = typeof asked === 'number' ? asked : group.maxOutputTokens;
-  return prompt * group.price.inputNanosPerToken + completion * group.price.outputNanosPerToken;
-}
-
-function parseChunk(data: string): JsonObject {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(data);
-  } catch {
-    throw new UpstreamFailure('protocol');
-  }
-  if (!isObject(parsed)) throw new UpstreamFailure('protocol');
-  return parsed;
 }

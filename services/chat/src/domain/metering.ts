@@ -1,69 +1,72 @@
 import type { Bus } from '@gateway/bus';
-import { encodeSpendEvent, spendSubject, type SpendEvent } from '@gateway/contracts';
+import { encodeSpendEvent, spendSubject, type BudgetClaim, type SpendEvent } from '@gateway/contracts';
 import type { ChatGroupConfig } from '@gateway/config';
-import type { BudgetClaim } from '@gateway/contracts';
-import type { JsonObject } from './request.js';
+import { ratesAt, tokenCost } from '@gateway/pricing';
+import type { ChatUsage } from './usage.js';
 
-export interface ChatUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  reasoning_tokens: number;
+// A call's price: its token counts at the group's rates in force when its upstream call
+// started (time-of-day windows), cached prompt tokens at the cache-hit price, computed exactly
+// and rounded once to the nano-dollar (@gateway/pricing).
+
+/** A call's tokens and price as metered (the proto's MeteredUsage). */
+export interface MeteredUsage extends ChatUsage {
+  cost_nano_usd: number;
+  /** What the cached tokens saved against the uncached input price. */
+  cache_saved_nano_usd: number;
+  /** Counted by the gateway (the caller left, or the upstream sent no usage). */
+  estimated: boolean;
 }
 
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0;
+/** Prices a call's usage at the group's rates at `atMs` (Unix ms). */
+export function priceUsage(usage: ChatUsage, group: ChatGroupConfig, atMs: number, estimated: boolean): MeteredUsage {
+  const { costNanoUsd, cacheSavedNanoUsd } = tokenCost(usage, ratesAt(group.price, atMs));
+  return { ...usage, cost_nano_usd: costNanoUsd, cache_saved_nano_usd: cacheSavedNanoUsd, estimated };
 }
 
-/** The token counts of an OpenAI-shaped `usage` block, or undefined when there is none. */
-export function readUsage(usage: unknown): ChatUsage | undefined {
-  if (typeof usage !== 'object' || usage === null) return undefined;
-  const u = usage as JsonObject;
-  const details = (u.completion_tokens_details ?? {}) as JsonObject;
-  return {
-    prompt_tokens: count(u.prompt_tokens),
-    completion_tokens: count(u.completion_tokens),
-    reasoning_tokens: count(details.reasoning_tokens),
-  };
-}
-
-/** Whole nano-dollars: prompt tokens at the input price plus completion tokens (reasoning included) at the output price. */
-export function chatCost(usage: ChatUsage, group: ChatGroupConfig): number {
-  return usage.prompt_tokens * group.price.inputNanosPerToken + usage.completion_tokens * group.price.outputNanosPerToken;
-}
-
-/** The usage block as callers see it: always with completion_tokens_details.reasoning_tokens. */
-export function normalizeUsage(usage: JsonObject): void {
-  const details = usage.completion_tokens_details;
-  if (typeof details !== 'object' || details === null) usage.completion_tokens_details = { reasoning_tokens: 0 };
-  else if (typeof (details as JsonObject).reasoning_tokens !== 'number') (details as JsonObject).reasoning_tokens = 0;
+export interface MeterInput {
+  /** Its completion id: the spend event's idempotency id, so the call counts once. */
+  completionId: string;
+  keyId: string;
+  /** The group the caller asked for (spend is booked there). */
+  group: string;
+  /** The group whose deployment served it (a fallback's own price applies). */
+  servedBy: ChatGroupConfig;
+  usage: ChatUsage;
+  /** Unix ms the successful upstream attempt started: its price window. */
+  startedAtMs: number;
+  estimated: boolean;
+  claim?: BudgetClaim;
 }
 
 export interface Meter {
-  /** Publishes the spend of one completed call; its completion id makes it count once. */
-  record(input: {
-    completionId: string;
-    keyId: string;
-    group: string;
-    servedBy: ChatGroupConfig;
-    usage: ChatUsage;
-    claim?: BudgetClaim;
-  }): Promise<void>;
+  /** Prices one completed call and publishes its spend. */
+  record(input: MeterInput): Promise<MeteredUsage>;
 }
 
-export function busMeter(bus: Bus): Meter {
+export function busMeter(bus: Bus, clock: () => number = Date.now): Meter {
   return {
-    record: async ({ completionId, keyId, group, servedBy, usage, claim }) => {
+    record: async ({ completionId, keyId, group, servedBy, usage, startedAtMs, estimated, claim }) => {
+      const metered = priceUsage(usage, servedBy, startedAtMs, estimated);
       const event: SpendEvent = {
         id: completionId,
         kind: 'chat',
         key_id: keyId,
         group,
-        cost_nano_usd: chatCost(usage, servedBy),
-        occurred_at: Date.now(),
-        usage: { ...usage },
+        cost_nano_usd: metered.cost_nano_usd,
+        occurred_at: clock(),
+        usage: {
+          prompt_tokens: usage.prompt_tokens,
+          completion_tokens: usage.completion_tokens,
+          reasoning_tokens: usage.reasoning_tokens,
+          // Absent rather than 0: the rows of calls without cache hits stay as they were.
+          ...(usage.cached_tokens > 0 ? { cached_tokens: usage.cached_tokens } : {}),
+        },
+        ...(estimated ? { estimated: true } : {}),
+        ...(metered.cache_saved_nano_usd > 0 ? { cache_saved_nano_usd: metered.cache_saved_nano_usd } : {}),
         ...claim,
       };
       await bus.publish(spendSubject('chat'), event.id, event, encodeSpendEvent);
+      return metered;
     },
   };
 }

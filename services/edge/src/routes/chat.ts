@@ -8,7 +8,7 @@ import type { ModelCatalog } from '../catalog.js';
 import { peekChatFields } from '../peek.js';
 import type { Downstream } from '../downstream.js';
 import { cutWhenStalled } from '../stall.js';
-import { callContext, observeStreamOverhead } from '../telemetry.js';
+import { callContext, observeStreamOverhead, recordLeftStream } from '../telemetry.js';
 
 export interface ChatRoutesOptions {
   downstream: Downstream;
@@ -161,6 +161,7 @@ async function relay(
   });
 
   reply.hijack();
+  request.streamStarted = true;
   const res = reply.raw;
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -185,7 +186,9 @@ async function relay(
   // Once the caller is gone or the response has ended, nothing more is written.
   const open = () => !res.writableEnded && !res.destroyed;
   res.once('close', () => {
-    if (!res.writableFinished) stream.cancel();
+    if (res.writableFinished) return;
+    stream.cancel();
+    recordLeftStream(request, reply);
   });
   stream.on('data', (message: StreamMessage) => {
     // The last message carries no chunks: what the call was metered at, for the access line.

@@ -1,6 +1,7 @@
 import type { ReasoningEffort } from '@gateway/config';
 import type { ChatProvider } from '../types.js';
 import { deepseekParams } from './params.js';
+import { deepseekUsage } from './usage.js';
 
 /**
  * The gateway's effort as DeepSeek takes it: `none` switches thinking off; `low` and `high` are
@@ -25,4 +26,7 @@ export const deepseekProvider: ChatProvider = {
   finalize: (body, request, { group }) => {
     Object.assign(body, thinkingFor(group.reasoning ? request.reasoningEffort : undefined));
   },
+  // Its prompt-cache counts, read as every adapter's are: prompt_tokens_details.cached_tokens.
+  response: (body) => deepseekUsage(body.usage),
+  chunk: (chunk) => deepseekUsage(chunk.usage),
 };
