@@ -3,6 +3,7 @@
 // names the reservation settles it.
 
 import type { RequestContext } from '@gateway/logging';
+import type { KeyChangedEvent } from './events.js';
 
 export interface ReserveInput {
   keyId: string;
@@ -38,6 +39,8 @@ export interface CallBudget {
   claim(input: ReserveInput, context?: RequestContext): Promise<BudgetClaim>;
   /** The call failed and costs nothing: its claim on `keyId` goes back. */
   unclaim(keyId: string, claim: BudgetClaim, context?: RequestContext): Promise<void>;
+  /** A key or team changed (the key-change broadcast): whatever is kept locally of its budget goes. */
+  forget?(change: Pick<KeyChangedEvent, 'key_id' | 'team_id'>): void;
   close(): Promise<void>;
 }
 

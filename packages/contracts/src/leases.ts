@@ -3,6 +3,7 @@ import { GatewayError } from '@gateway/errors';
 import type { RequestContext } from '@gateway/logging';
 import type { AccountingClient } from './accounting.js';
 import type { BudgetAuthority, BudgetClaim, CallBudget, ReserveInput } from './budget.js';
+import type { KeyChangedEvent } from './events.js';
 
 // Budget leases: a busy chat service holds a slice of a key's budget in accounting and draws
 // its calls' worst cases from it locally, so most calls make no accounting round trip. Every
@@ -10,6 +11,8 @@ import type { BudgetAuthority, BudgetClaim, CallBudget, ReserveInput } from './b
 // gives it back), so the key never commits more than its budget. Undrawn parts go back when a
 // lease is renewed or expires; a lease is short-lived, so money another replica needs is not
 // kept from it for long. Keys with rate limits are held per call: each call must be counted.
+// A key or team change (its budget, team, models or limits) drops the leases it may concern at
+// once, so the next call renews under the new terms instead of drawing on the old ones.
 
 interface Lease {
   id: string;
@@ -22,10 +25,13 @@ interface Lease {
 }
 
 interface Slot {
+  keyId: string;
   lease?: Lease;
   renewing?: Promise<void>;
   /** Calls drawn from the previous lease. */
   lastCalls: number;
+  /** Counts drops: a renewal that started under an earlier count was asked under the old terms. */
+  epoch: number;
 }
 
 /**
@@ -89,7 +95,7 @@ export class BudgetLeases implements CallBudget {
       const slotKey = `${input.keyId}|${input.group}`;
       let slot = this.#slots.get(slotKey);
       if (!slot) {
-        slot = { lastCalls: 0 };
+        slot = { keyId: input.keyId, lastCalls: 0, epoch: 0 };
         this.#slots.set(slotKey, slot);
       }
       // A renewal another call started may leave too little for this one: then it renews itself.
@@ -126,6 +132,7 @@ export class BudgetLeases implements CallBudget {
   }
 
   async #renew(slot: Slot, input: ReserveInput, context: RequestContext | undefined): Promise<void> {
+    const epoch = slot.epoch;
     const previous = slot.lease;
     slot.lease = undefined;
     if (previous) {
@@ -152,12 +159,21 @@ export class BudgetLeases implements CallBudget {
       // budget_exceeded comes after accounting took the previous lease's rest back; any other
       // failure left it held, so it stays here to go back when it expires.
       if (previous && !(error instanceof GatewayError && error.code === 'budget_exceeded')) {
-        slot.lease ??= previous;
-        this.#live.set(previous.id, previous);
+        // Dropped meanwhile: it is not to be drawn from again, so its rest goes back now.
+        if (slot.epoch !== epoch) this.#giveBack(previous);
+        else {
+          slot.lease ??= previous;
+          this.#live.set(previous.id, previous);
+        }
       }
       throw error;
     }
     const { grantedNanoUsd, perCall } = answer;
+    if (slot.epoch !== epoch) {
+      // Granted under the terms before a drop: given back whole; the waiting calls renew afresh.
+      if (!perCall) this.#release(input.keyId, leaseId, grantedNanoUsd);
+      return;
+    }
     if (perCall) {
       if (this.#perCallKeys.size >= PER_CALL_KEYS_MAX) this.#perCallKeys.clear();
       this.#perCallKeys.set(input.keyId, this.#now() + PER_CALL_MEMORY_MS);
@@ -192,11 +208,38 @@ export class BudgetLeases implements CallBudget {
 
   #giveBack(lease: Lease): void {
     this.#live.delete(lease.id);
-    if (lease.remaining > 0) {
-      // A lost give-back is returned by accounting's lease sweep.
-      this.client
-        .releaseReservation({ keyId: lease.keyId, reservationId: lease.id, amountNanoUsd: lease.remaining })
-        .catch(() => undefined);
+    this.#release(lease.keyId, lease.id, lease.remaining);
+  }
+
+  /**
+   * Accounting releases the part on the key and on the team the lease was held on (its hold
+   * records that team), so a key moved since gives back to the team it was taken from.
+   */
+  #release(keyId: string, leaseId: string, amount: number): void {
+    if (amount <= 0) return;
+    // A lost give-back is returned by accounting's lease sweep.
+    this.client.releaseReservation({ keyId, reservationId: leaseId, amountNanoUsd: amount }).catch(() => undefined);
+  }
+
+  /**
+   * A key or team changed (budget, team, models, rate limits): the leases it may concern go,
+   * their undrawn parts back to accounting, and the next call renews under the new terms.
+   * A change naming a team drops every lease: a lease does not know its key's team. Calls in
+   * flight keep their drawn parts; their spend settles them.
+   */
+  forget(change: Pick<KeyChangedEvent, 'key_id' | 'team_id'>): void {
+    const everyKey = Boolean(change.team_id);
+    if (everyKey) this.#perCallKeys.clear();
+    else this.#perCallKeys.delete(change.key_id);
+    // Slots stay (the expiry sweep removes empty ones): a claim may be waiting on one's renewal.
+    for (const slot of this.#slots.values()) {
+      if (!everyKey && slot.keyId !== change.key_id) continue;
+      slot.epoch += 1;
+      const lease = slot.lease;
+      if (!lease) continue;
+      slot.lease = undefined;
+      slot.lastCalls = lease.calls;
+      this.#giveBack(lease);
     }
   }
 

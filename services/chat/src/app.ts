@@ -7,9 +7,9 @@ import {
   type CreateChatCompletionRequest__Output,
   type StreamChatCompletionRequest__Output,
 } from '@gateway/protos';
-import { perCallBudget, unlimitedBudget, type CallBudget } from '@gateway/contracts';
+import { decodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, perCallBudget, unlimitedBudget, type CallBudget } from '@gateway/contracts';
 import { deploymentHealthMessage, modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
-import { observeBus } from '@gateway/telemetry';
+import { busEventsRejectedSeries, observeBus } from '@gateway/telemetry';
 import { Router } from '@gateway/upstream';
 import { ChatCompletions, type CompletionInput } from './domain/completions.js';
 import { busMeter } from './domain/metering.js';
@@ -46,6 +46,16 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     stream: (call) => (chatProviders.get(call.deployment.provider)?.local ?? http).stream(call),
   };
   const budget = deps.budget ?? perCallBudget(unlimitedBudget);
+  // A key's or team's change drops the budget leases it concerns: calls after it renew under the new terms.
+  const keyChanges = await bus.subscribe<unknown>(KEYS_CHANGED_SUBJECT, (data, subject) => {
+    try {
+      budget.forget?.(decodeKeyChangedEvent(data, subject));
+    } catch (error) {
+      // A malformed broadcast names nothing to drop; leases still expire within their TTL.
+      busEventsRejectedSeries(subject).inc();
+      logger.warn({ err: error, subject }, 'malformed key-change event; ignored');
+    }
+  });
   const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger, budget);
 
   const server = new GrpcServer({
@@ -97,6 +107,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     router,
     stop: async () => {
       unobserveBus();
+      await keyChanges.close();
       await budget.close();
       await http.close();
     },
