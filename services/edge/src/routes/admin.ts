@@ -440,7 +440,14 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
     );
     return {
       object: 'list',
-      data: days.map((d) => ({ date: d.day, group: d.group, spend_usd: nanosToUsd(d.spent_nano_usd), requests: d.requests })),
+      data: days.map((d) => ({
+        date: d.day,
+        group: d.group,
+        spend_usd: nanosToUsd(d.spent_nano_usd),
+        requests: d.requests,
+        cached_tokens: d.cached_tokens,
+        cache_saved_usd: nanosToUsd(d.cache_saved_nano_usd),
+      })),
     };
   });
 
@@ -467,13 +474,17 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
       accounting.getDailySpend({ fromDay: monthStart, toDay: today }, callContext(request)),
     ]);
     let month = 0;
+    let monthSaved = 0;
     let todaySpend = 0;
     let requestsToday = 0;
+    let cachedToday = 0;
     for (const day of days) {
       month += day.spent_nano_usd;
+      monthSaved += day.cache_saved_nano_usd;
       if (day.day !== today) continue;
       todaySpend += day.spent_nano_usd;
       requestsToday += day.requests;
+      cachedToday += day.cached_tokens;
     }
     const ms = (seconds: number | null) => (seconds === null ? null : Math.round(seconds * 1e6) / 1e3);
     return {
@@ -487,7 +498,13 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
       },
       latency_ms: { p50: ms(traffic.latency.p50), p95: ms(traffic.latency.p95) },
       overhead_ms: { p50: ms(traffic.overhead.p50), p95: ms(traffic.overhead.p95) },
-      spend: { today_usd: nanosToUsd(todaySpend), month_usd: nanosToUsd(month), requests_today: requestsToday },
+      spend: {
+        today_usd: nanosToUsd(todaySpend),
+        month_usd: nanosToUsd(month),
+        requests_today: requestsToday,
+        cached_tokens_today: cachedToday,
+        cache_saved_month_usd: nanosToUsd(monthSaved),
+      },
     };
   });
 

@@ -40,6 +40,11 @@ export function spendLogRow(e: SpendLogEntry__Output) {
     kind: e.kind,
     cost_usd: nanosToUsd(e.cost_nano_usd),
     usage: e.usage,
+    // Prompt tokens served from the upstream's cache (also in `usage` when there were any) and
+    // what they saved; both 0 on video rows and on rows billed before they were recorded.
+    cached_tokens: e.usage.cached_tokens ?? 0,
+    cache_saved_usd: nanosToUsd(e.cache_saved_nano_usd),
+    estimated: e.estimated,
     created_at: Math.floor(e.occurred_at_ms / 1000),
   };
 }

@@ -79,8 +79,23 @@ export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, {
           .sort(),
       },
       // The current period's spend per model (lifetime budgets: since the key's creation).
-      by_model: usage.groups.map((g) => ({ model: g.group, spent_usd: nanosToUsd(g.spent_nano_usd), requests: g.requests })),
-      daily: usage.daily.map((d) => ({ date: d.day, spend_usd: nanosToUsd(d.spent_nano_usd), requests: d.requests })),
+      by_model: usage.groups.map((g) => ({
+        model: g.group,
+        spent_usd: nanosToUsd(g.spent_nano_usd),
+        requests: g.requests,
+        cached_tokens: g.cached_tokens,
+        cache_saved_usd: nanosToUsd(g.cache_saved_nano_usd),
+      })),
+      // by_model's cached prompt tokens and savings summed: the current period's.
+      cached_tokens: usage.cached_tokens,
+      cache_saved_usd: nanosToUsd(usage.cache_saved_nano_usd),
+      daily: usage.daily.map((d) => ({
+        date: d.day,
+        spend_usd: nanosToUsd(d.spent_nano_usd),
+        requests: d.requests,
+        cached_tokens: d.cached_tokens,
+        cache_saved_usd: nanosToUsd(d.cache_saved_nano_usd),
+      })),
       period: { type: period, start: Math.floor(usage.period_start_ms / 1000), end: seconds(balance?.resets_at_ms ?? 0) },
       rate_limits: { rpm: key.rpm || null, tpm: key.tpm || null },
     };
