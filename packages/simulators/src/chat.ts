@@ -20,6 +20,8 @@ export interface ChatFault {
   cutAfterChunks?: number;
   /** Streams: end cleanly but without the usage chunk. */
   omitUsage?: boolean;
+  /** Streams: wait this long after the last content chunk before the finish and usage chunks. */
+  usageDelayMs?: number;
 }
 
 export interface ChatSimulatorOptions {
@@ -74,6 +76,11 @@ const ROLES: Record<ChatFlavor, ReadonlySet<string>> = {
 /** Tokens as this simulator counts them: one per four characters of message text, at least one. */
 export function countPromptTokens(messages: unknown): number {
   return Math.max(1, Math.ceil(promptChars(messages) / 4));
+}
+
+/** Tool definitions are prompt too, as every vendor bills them: one token per four characters of their JSON. */
+export function countToolTokens(tools: unknown): number {
+  return Array.isArray(tools) && tools.length > 0 ? Math.ceil(JSON.stringify(tools).length / 4) : 0;
 }
 
 export class ChatSimulator {
@@ -157,7 +164,7 @@ export class ChatSimulator {
 
     const thinking = this.#options.flavor === 'deepseek' && (body.thinking as { type?: string } | undefined)?.type === 'enabled';
     const words = this.#options.reply.split(' ');
-    const { usage, cachedTokens } = this.#usage(body.messages, words.length, thinking);
+    const { usage, cachedTokens } = this.#usage(body.messages, body.tools, words.length, thinking);
     this.#completions += 1;
     const id = `upstream-${this.#completions}`;
     const created = Math.floor(Date.now() / 1000);
@@ -200,6 +207,8 @@ export class ChatSimulator {
       );
       sent += 1;
     }
+    if (fault.usageDelayMs) await sleep(fault.usageDelayMs);
+    if (res.destroyed) return;
     res.write(
       `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }], ...(includeUsage ? { usage: null } : {}) })}\n\n`,
     );
@@ -211,8 +220,8 @@ export class ChatSimulator {
   }
 
   /** The call's usage in the flavor's shape, and the cached tokens it reports (0 with caching off). */
-  #usage(messages: unknown, words: number, thinking: boolean) {
-    const promptTokens = countPromptTokens(messages);
+  #usage(messages: unknown, tools: unknown, words: number, thinking: boolean) {
+    const promptTokens = countPromptTokens(messages) + countToolTokens(tools);
     const cachedTokens = this.#cache?.use(messages) ?? 0;
     const reasoningTokens = thinking ? 7 : 0;
     const completionTokens = words + reasoningTokens;

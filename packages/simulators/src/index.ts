@@ -1,6 +1,7 @@
 export {
   ChatSimulator,
   countPromptTokens,
+  countToolTokens,
   type ChatFault,
   type ChatFlavor,
   type ChatSimulatorOptions,

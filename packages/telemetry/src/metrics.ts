@@ -123,7 +123,7 @@ export function spendSeries(group: string, kind: string): CounterChild {
 const tokens = once((registry) => {
   const counter = new SeriesCounter({
     name: 'gateway_tokens_total',
-    help: 'Tokens of metered chat calls, by group and kind: prompt, cached (the part of prompt served from the upstream\'s prompt cache), completion (reasoning included) and reasoning.',
+    help: "Tokens of metered chat calls, by group and kind: prompt, cached (the part of prompt served from the upstream's prompt cache), completion (reasoning included) and reasoning.",
     labelNames: ['group', 'kind'] as const,
     registers: [registry],
   });

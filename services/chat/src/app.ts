@@ -19,6 +19,8 @@ import { UpstreamClient } from './upstream/client.js';
 export interface ChatDeps extends ServiceDeps {
   /** Holds each call's worst case before it goes upstream; without one every call fits. */
   budget?: CallBudget;
+  /** Unix ms now: which price window a call starts in, and its spend's date (tests move it); Date.now by default. */
+  clock?: () => number;
 }
 
 export interface ChatApp {
@@ -56,7 +58,18 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
       logger.warn({ err: error, subject }, 'malformed key-change event; ignored');
     }
   });
-  const completions = new ChatCompletions(groupsById, chatProviders, router, upstream, busMeter(bus), config.router, logger, budget);
+  const clock = deps.clock ?? Date.now;
+  const completions = new ChatCompletions(
+    groupsById,
+    chatProviders,
+    router,
+    upstream,
+    busMeter(bus, clock),
+    config.router,
+    logger,
+    budget,
+    clock,
+  );
 
   const server = new GrpcServer({
     logger,
@@ -92,7 +105,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
     CreateChatCompletion: server.unary('CreateChatCompletion', async (request, call) => {
       const { body, usage } = await completions.create(input(request, call));
-      return { body, usage: usage ?? null };
+      return { body, usage };
     }),
     StreamChatCompletion: server.serverStream('StreamChatCompletion', async (request, write, call) => {
       await completions.stream(input(request, call), (chunks, usage) => write({ chunks, usage: usage ?? null }));

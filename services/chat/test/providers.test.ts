@@ -94,6 +94,10 @@ describe('metering', () => {
       usage: { prompt_tokens: 100, completion_tokens: 1, prompt_cache_hit_tokens: 64, prompt_cache_miss_tokens: 36 },
     };
     chatProviders.get('deepseek')!.response!(body);
-    expect(JSON.parse(JSON.stringify(body.usage))).toEqual({ prompt_tokens: 100, completion_tokens: 1, prompt_tokens_details: { cached_tokens: 64 } });
+    expect(JSON.parse(JSON.stringify(body.usage))).toEqual({
+      prompt_tokens: 100,
+      completion_tokens: 1,
+      prompt_tokens_details: { cached_tokens: 64 },
+    });
   });
 });

@@ -288,12 +288,23 @@ export class ChatCompletions {
       // else on the gateway's count of the prompt and of what the upstream had sent.
       if (input.signal.aborted && answered) {
         const exact = chunks?.usage;
-        const bill: Bill = { input, completionId, served: answered, usage: exact ?? estimateUsage(request, chunks?.tally ?? new CompletionTally()), claim };
+        const bill: Bill = {
+          input,
+          completionId,
+          served: answered,
+          usage: exact ?? estimateUsage(request, chunks?.tally ?? new CompletionTally()),
+          claim,
+        };
         await this.#meter(exact ? bill : { ...bill, estimated: 'caller_left' });
       } else await this.#release(input, claim);
       throw error;
     }
-    await this.#settle({ input, completionId, served: answered as Served, usage: chunks.usage as ChatUsage, claim }, request, chunks, write);
+    await this.#settle(
+      { input, completionId, served: answered as Served, usage: chunks.usage as ChatUsage, claim },
+      request,
+      chunks,
+      write,
+    );
   }
 
   /** Bills the finished stream: on the upstream's usage, else on the gateway's count (shown to a caller who asked for usage). */

@@ -11,7 +11,8 @@ export function deepseekUsage(usage: unknown): void {
   const u = usage as JsonObject;
   const hits = u.prompt_cache_hit_tokens;
   if (hits === undefined && u.prompt_cache_miss_tokens === undefined) return;
-  const details = typeof u.prompt_tokens_details === 'object' && u.prompt_tokens_details !== null ? (u.prompt_tokens_details as JsonObject) : {};
+  const details =
+    typeof u.prompt_tokens_details === 'object' && u.prompt_tokens_details !== null ? (u.prompt_tokens_details as JsonObject) : {};
   if (typeof hits === 'number') details.cached_tokens = hits;
   u.prompt_tokens_details = details;
   // Undefined rather than deleted: JSON.stringify leaves both out, and the object keeps its shape.
