@@ -20,10 +20,13 @@ export const WIDE_PROMPT_HOLD_FACTOR = 2.5;
 
 /**
  * Added once to every hold: what an upstream wraps around the prompt that the body does not show
- * (BOS and template tokens, DeepSeek V3.1's tool-use instructions, about 150 tokens, when tools
- * are sent).
+ * (BOS and template tokens; the per-message overhead is already counted, at OpenAI's 3 + role,
+ * above DeepSeek's one marker a turn).
  */
-export const PROMPT_HOLD_CONSTANT = 256;
+export const PROMPT_HOLD_CONSTANT = 16;
+
+/** Added when the body defines tools: the tool-use instructions a vendor's template adds (DeepSeek V3.1's: about 150 tokens). */
+export const TOOLS_HOLD_CONSTANT = 256;
 
 /** Prompt tokens to hold for a body counted as `count`, with `tokensPerImage` per image part. */
 export function promptHoldTokens(count: PromptCount, tokensPerImage: number): number {
@@ -31,6 +34,7 @@ export function promptHoldTokens(count: PromptCount, tokensPerImage: number): nu
   return (
     Math.ceil(ascii * PROMPT_HOLD_FACTOR + count.wideTokens * WIDE_PROMPT_HOLD_FACTOR) +
     PROMPT_HOLD_CONSTANT +
+    (count.tools > 0 ? TOOLS_HOLD_CONSTANT : 0) +
     count.images * tokensPerImage
   );
 }

@@ -6,4 +6,4 @@ export { countTextTokens } from './text.js';
 export { countPromptTokens, type PromptCount } from './prompt.js';
 export { countCompletionTokens } from './completion.js';
 export { MEMO_MAX_BYTES, MEMO_MIN_CHARS, TokenMemo, promptMemo } from './memo.js';
-export { PROMPT_HOLD_CONSTANT, PROMPT_HOLD_FACTOR, WIDE_PROMPT_HOLD_FACTOR, promptHoldTokens } from './hold.js';
+export { PROMPT_HOLD_CONSTANT, PROMPT_HOLD_FACTOR, TOOLS_HOLD_CONSTANT, WIDE_PROMPT_HOLD_FACTOR, promptHoldTokens } from './hold.js';

@@ -12,6 +12,8 @@ export interface PromptCount {
   wideTokens: number;
   /** Image parts; the caller multiplies by its per-image tokens. */
   images: number;
+  /** Tool (and legacy function) definitions. */
+  tools: number;
 }
 
 /** Any character beyond ASCII. */
@@ -134,6 +136,7 @@ function addMessage(tally: PromptTally, count: PromptCount, message: unknown): v
 function addTools(tally: PromptTally, count: PromptCount, tools: unknown): void {
   if (!Array.isArray(tools) || tools.length === 0) return;
   count.tokens += TOOLS_BLOCK_TOKENS + TOKENS_PER_TOOL * tools.length;
+  count.tools += tools.length;
   addJson(tally, tools);
 }
 
@@ -144,8 +147,8 @@ function addTools(tally: PromptTally, count: PromptCount, tools: unknown): void 
  * is not as specified is skipped.
  */
 export function countPromptTokens(body: Readonly<Record<string, unknown>>): PromptCount {
-  if (!isObject(body)) return { tokens: 0, wideTokens: 0, images: 0 };
-  const count: PromptCount = { tokens: REPLY_PRIMING_TOKENS, wideTokens: 0, images: 0 };
+  if (!isObject(body)) return { tokens: 0, wideTokens: 0, images: 0, tools: 0 };
+  const count: PromptCount = { tokens: REPLY_PRIMING_TOKENS, wideTokens: 0, images: 0, tools: 0 };
   const tally = new PromptTally();
   if (Array.isArray(body.messages)) for (const message of body.messages) addMessage(tally, count, message);
   addTools(tally, count, body.tools);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   PROMPT_HOLD_CONSTANT,
   PROMPT_HOLD_FACTOR,
+  TOOLS_HOLD_CONSTANT,
   WIDE_PROMPT_HOLD_FACTOR,
   TokenMemo,
   countCompletionTokens,
@@ -54,11 +55,11 @@ describe('countPromptTokens', () => {
       { role: 'system', name: 'example_assistant', content: "Let's talk later when we're less busy about how to do better." },
       { role: 'user', content: "This late pivot means we don't have time to boil the ocean for the client deliverable." },
     ];
-    expect(countPromptTokens({ messages })).toEqual({ tokens: 124, wideTokens: 0, images: 0 });
+    expect(countPromptTokens({ messages })).toEqual({ tokens: 124, wideTokens: 0, images: 0, tools: 0 });
   });
 
   it('counts a one-message body as 3 per message + role + text + 3 priming', () => {
-    expect(countPromptTokens(base)).toEqual({ tokens: 8, wideTokens: 0, images: 0 });
+    expect(countPromptTokens(base)).toEqual({ tokens: 8, wideTokens: 0, images: 0, tools: 0 });
   });
 
   it('counts text parts and names', () => {
@@ -138,7 +139,7 @@ describe('countPromptTokens', () => {
       { tools: [1n] },
     ];
     for (const body of odd) expect(() => countPromptTokens(body as Record<string, unknown>)).not.toThrow();
-    expect(countPromptTokens(null as unknown as Record<string, unknown>)).toEqual({ tokens: 0, wideTokens: 0, images: 0 });
+    expect(countPromptTokens(null as unknown as Record<string, unknown>)).toEqual({ tokens: 0, wideTokens: 0, images: 0, tools: 0 });
   });
 });
 
@@ -168,11 +169,11 @@ describe('TokenMemo', () => {
 
 describe('promptHoldTokens', () => {
   it('multiplies the count, adds the constant and the images', () => {
-    expect(promptHoldTokens({ tokens: 100, wideTokens: 0, images: 2 }, 765)).toBe(
+    expect(promptHoldTokens({ tokens: 100, wideTokens: 0, images: 2, tools: 0 }, 765)).toBe(
       Math.ceil(100 * PROMPT_HOLD_FACTOR) + PROMPT_HOLD_CONSTANT + 1530,
     );
-    expect(promptHoldTokens({ tokens: 100, wideTokens: 40, images: 0 }, 765)).toBe(
-      Math.ceil(60 * PROMPT_HOLD_FACTOR + 40 * WIDE_PROMPT_HOLD_FACTOR) + PROMPT_HOLD_CONSTANT,
+    expect(promptHoldTokens({ tokens: 100, wideTokens: 40, images: 0, tools: 3 }, 765)).toBe(
+      Math.ceil(60 * PROMPT_HOLD_FACTOR + 40 * WIDE_PROMPT_HOLD_FACTOR) + PROMPT_HOLD_CONSTANT + TOOLS_HOLD_CONSTANT,
     );
   });
 
