@@ -48,7 +48,7 @@ interface Overview {
   requests: { total: number; errors: number; client_errors: number; error_rate: number };
   latency_ms: { p50: number | null; p95: number | null };
   overhead_ms: { p50: number | null; p95: number | null };
-  spend: { today_usd: number; month_usd: number; requests_today: number };
+  spend: { today_usd: number; month_usd: number; requests_today: number; cached_tokens_today: number; cache_saved_month_usd: number };
 }
 
 interface ListPage<T> {
@@ -60,6 +60,8 @@ interface ListPage<T> {
 interface LogRow {
   id: string;
   cost_usd: number;
+  cache_saved_usd: number;
+  estimated: boolean;
 }
 
 let gateway: TestGateway;
@@ -157,12 +159,18 @@ async function figure(page: Page, testid: string): Promise<{ text: string; value
   return { text: (await element.textContent()) ?? '', value: (await element.getAttribute('data-value')) ?? '' };
 }
 
-/** The spend log rows on screen: id and cost. */
-async function logRows(page: Page): Promise<{ id: string; cost: string; text: string }[]> {
+/** The spend log rows on screen: id, cost, what the cache saved and whether marked estimated. */
+async function logRows(page: Page): Promise<{ id: string; cost: string; text: string; saved: string; estimated: boolean }[]> {
   return page.locator('[data-testid="spend-log"] [data-testid="log-row"]').evaluateAll((rows) =>
     rows.map((row) => {
       const cost = row.querySelector('[data-value]');
-      return { id: row.getAttribute('data-id') ?? '', cost: cost?.getAttribute('data-value') ?? '', text: cost?.textContent ?? '' };
+      return {
+        id: row.getAttribute('data-id') ?? '',
+        cost: cost?.getAttribute('data-value') ?? '',
+        text: cost?.textContent ?? '',
+        saved: row.querySelector('[data-testid="log-saved"]')?.textContent ?? '',
+        estimated: row.querySelector('[data-testid="log-estimated"]') !== null,
+      };
     }),
   );
 }
@@ -238,6 +246,8 @@ describe('the dashboard, signed in with the admin token', () => {
       today: await figure(page, 'fig-spend-today'),
       month: await figure(page, 'fig-spend-month'),
       requestsToday: await figure(page, 'fig-requests-today'),
+      cachedToday: await figure(page, 'fig-cached-today'),
+      savedMonth: await figure(page, 'fig-cache-saved-month'),
       total: await figure(page, 'fig-requests-total'),
       errors: await figure(page, 'fig-errors'),
       clientErrors: await figure(page, 'fig-client-errors'),
@@ -253,6 +263,9 @@ describe('the dashboard, signed in with the admin token', () => {
     expect(shown.today).toEqual({ value: String(after.spend.today_usd), text: formatUsd(after.spend.today_usd) });
     expect(shown.month).toEqual({ value: String(after.spend.month_usd), text: formatUsd(after.spend.month_usd) });
     expect(shown.requestsToday).toEqual({ value: String(billedCalls), text: formatCount(billedCalls) });
+    const { cached_tokens_today: cached, cache_saved_month_usd: saved } = after.spend;
+    expect(shown.cachedToday).toEqual({ value: String(cached), text: formatCount(cached) });
+    expect(shown.savedMonth).toEqual({ value: String(saved), text: formatUsd(saved) });
     expect(after.spend.today_usd).toBeGreaterThan(0);
     // The edge's own counters may move between the two reads (the page's calls are requests
     // too): what the page shows is one of the answers in between.
@@ -286,9 +299,13 @@ describe('the dashboard, signed in with the admin token', () => {
     await open(page, '#/spend', 'spend');
     const from = await page.getByTestId('range-from').inputValue();
     const to = await page.getByTestId('range-to').inputValue();
-    const daily = await adminJson<ListPage<{ spend_usd: number; requests: number }>>(`/admin/v1/spend/daily?from=${from}&to=${to}`);
+    const daily = await adminJson<ListPage<{ spend_usd: number; requests: number; cache_saved_usd: number }>>(
+      `/admin/v1/spend/daily?from=${from}&to=${to}`,
+    );
     const total = daily.data.reduce((sum, row) => sum + row.spend_usd, 0);
     expect(await page.getByTestId('spend-total').textContent()).toBe(formatUsd(total));
+    const saved = daily.data.reduce((sum, row) => sum + row.cache_saved_usd, 0);
+    expect(await page.getByTestId('spend-cache-saved').textContent()).toBe(formatUsd(saved));
     // The chart's script loads on its own, after the figures: waited for, then counted.
     const chart = page.locator('[data-testid="spend-chart"] canvas');
     await chart.first().waitFor({ timeout: 10_000 });
@@ -327,7 +344,15 @@ describe('the dashboard, signed in with the admin token', () => {
     // 30 calls: a page of 25, then 5.
     const first = await adminJson<ListPage<LogRow>>(`/admin/v1/spend/logs?key_id=${keys.ci.id}&limit=25`);
     const expectRows = async (rows: LogRow[]) =>
-      expect(await logRows(page)).toEqual(rows.map((row) => ({ id: row.id, cost: String(row.cost_usd), text: formatUsd(row.cost_usd) })));
+      expect(await logRows(page)).toEqual(
+        rows.map((row) => ({
+          id: row.id,
+          cost: String(row.cost_usd),
+          text: formatUsd(row.cost_usd),
+          saved: row.cache_saved_usd > 0 ? formatUsd(row.cache_saved_usd) : '—',
+          estimated: row.estimated,
+        })),
+      );
     await expectRows(first.data);
     expect(first.has_more).toBe(true);
     await screenshot(page, 'key');
@@ -452,10 +477,15 @@ describe('the dashboard, signed in with an API key', () => {
     const usage = await keyJson<{
       key: { id: string; name: string };
       budget: { spent_usd: number; remaining_usd: number; lifetime_spent_usd: number };
+      cache_saved_usd: number;
     }>(keys.notebook.key, '/v1/usage');
     expect(usage.key.id).toBe(keys.notebook.id);
     expect(await page.getByTestId('usage-key-name').textContent()).toBe('notebook');
     expect(await figure(page, 'usage-spent')).toEqual({ value: String(usage.budget.spent_usd), text: formatUsd(usage.budget.spent_usd) });
+    expect(await figure(page, 'usage-cache-saved')).toEqual({
+      value: String(usage.cache_saved_usd),
+      text: formatUsd(usage.cache_saved_usd),
+    });
     expect(await figure(page, 'usage-remaining')).toEqual({
       value: String(usage.budget.remaining_usd),
       text: formatUsd(usage.budget.remaining_usd),

@@ -168,6 +168,11 @@ export interface SpendLogRow {
   kind: string;
   cost_usd: number;
   usage: Record<string, unknown> | null;
+  /** Prompt tokens served from the upstream's cache, and what they saved. */
+  cached_tokens: number;
+  cache_saved_usd: number;
+  /** Billed on the gateway's own token count, not the upstream's. */
+  estimated: boolean;
   created_at: number;
 }
 
@@ -176,6 +181,8 @@ export interface DailySpend {
   group: string;
   spend_usd: number;
   requests: number;
+  cached_tokens: number;
+  cache_saved_usd: number;
 }
 
 export interface TopSpender {
@@ -190,7 +197,7 @@ export interface Overview {
   requests: { total: number; errors: number; client_errors: number; error_rate: number };
   latency_ms: { p50: number | null; p95: number | null };
   overhead_ms: { p50: number | null; p95: number | null };
-  spend: { today_usd: number; month_usd: number; requests_today: number };
+  spend: { today_usd: number; month_usd: number; requests_today: number; cached_tokens_today: number; cache_saved_month_usd: number };
 }
 
 export const VIDEO_STATUSES = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
@@ -240,7 +247,10 @@ export interface Usage {
     budget: Omit<Budget, 'limit_usd' | 'lifetime_spent_usd' | 'remaining_usd'> & { limit_usd: number | null; remaining_usd: number | null };
   } | null;
   models: { allowed: string[]; available: string[] };
-  by_model: { model: string; spent_usd: number; requests: number }[];
-  daily: { date: string; spend_usd: number; requests: number }[];
+  by_model: { model: string; spent_usd: number; requests: number; cached_tokens: number; cache_saved_usd: number }[];
+  daily: { date: string; spend_usd: number; requests: number; cached_tokens: number; cache_saved_usd: number }[];
+  /** by_model's cached prompt tokens and savings, summed: the current period's. */
+  cached_tokens: number;
+  cache_saved_usd: number;
   rate_limits: { rpm: number | null; tpm: number | null };
 }

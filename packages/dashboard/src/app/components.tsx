@@ -75,11 +75,21 @@ export function Head({ columns }: { columns: string[] }) {
   );
 }
 
-/** Spend and requests per name (a key, a team, a model). */
-export function SpendTable(props: { testid: string; rows: { id: string; name: ComponentChildren; spend: number; requests: number }[] }) {
+/** One name's row of a SpendTable; `saved` (what cached prompt tokens saved) adds its column. */
+export interface SpendTableRow {
+  id: string;
+  name: ComponentChildren;
+  spend: number;
+  requests: number;
+  saved?: number;
+}
+
+/** Spend and requests per name (a key, a team, a model), and what the prompt cache saved when given. */
+export function SpendTable(props: { testid: string; rows: SpendTableRow[] }) {
+  const saved = props.rows.some((row) => row.saved !== undefined);
   return (
     <table data-testid={props.testid}>
-      <Head columns={['Name', '+Spend', '+Requests']} />
+      <Head columns={saved ? ['Name', '+Spend', '+Requests', '+Saved by cache'] : ['Name', '+Spend', '+Requests']} />
       <tbody>
         {props.rows.map((row) => (
           <tr key={row.id} data-id={row.id}>
@@ -88,6 +98,7 @@ export function SpendTable(props: { testid: string; rows: { id: string; name: Co
               {formatUsd(row.spend)}
             </td>
             <td class="num">{formatCount(row.requests)}</td>
+            {saved ? <td class="num">{formatUsd(row.saved ?? 0)}</td> : null}
           </tr>
         ))}
       </tbody>

@@ -32,6 +32,8 @@ export function OverviewView({ session }: { session: Session }) {
               ['Spend today (UTC)', 'fig-spend-today', data.spend.today_usd, formatUsd],
               ['Spend this month', 'fig-spend-month', data.spend.month_usd, formatUsd],
               ['Billed requests today', 'fig-requests-today', data.spend.requests_today, formatCount],
+              ['Cached prompt tokens today', 'fig-cached-today', data.spend.cached_tokens_today, formatCount],
+              ['Saved by cache this month', 'fig-cache-saved-month', data.spend.cache_saved_month_usd, formatUsd],
             ]}
           />
           <h2>Traffic on this edge</h2>

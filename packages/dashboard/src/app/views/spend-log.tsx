@@ -29,7 +29,7 @@ export function SpendLog({ session, path, keyId }: { session: Session; path: str
       <Status loaded={Boolean(data)} error={error} empty={data?.data.length === 0 ? 'No billed calls yet.' : undefined} />
       {data && data.data.length > 0 ? (
         <table>
-          <Head columns={['When', 'Id', 'Group', 'Kind', 'Usage', '+Cost']} />
+          <Head columns={['When', 'Id', 'Group', 'Kind', 'Usage', '+Cost', '+Saved by cache']} />
           <tbody>
             {data.data.map((row) => (
               <tr key={row.id} data-testid="log-row" data-id={row.id}>
@@ -38,10 +38,20 @@ export function SpendLog({ session, path, keyId }: { session: Session; path: str
                   <code>{row.id}</code>
                 </td>
                 <td>{row.group}</td>
-                <td>{row.kind}</td>
+                <td>
+                  {row.kind}
+                  {row.estimated ? (
+                    <span class="tag" data-testid="log-estimated" title="Billed on the gateway's own token count, not the upstream's">
+                      estimated
+                    </span>
+                  ) : null}
+                </td>
                 <td>{usageText(row.usage)}</td>
                 <td class="num" data-value={row.cost_usd}>
                   {formatUsd(row.cost_usd)}
+                </td>
+                <td class="num" data-testid="log-saved">
+                  {row.cache_saved_usd > 0 ? formatUsd(row.cache_saved_usd) : '—'}
                 </td>
               </tr>
             ))}

@@ -78,6 +78,7 @@ export function SpendView({ session }: { session: Session }) {
   const series = useMemo(() => (data ? stacks(data.daily, days) : []), [data, days]);
   const total = data?.daily.reduce((sum, row) => sum + row.spend_usd, 0) ?? 0;
   const requests = data?.daily.reduce((sum, row) => sum + row.requests, 0) ?? 0;
+  const saved = data?.daily.reduce((sum, row) => sum + row.cache_saved_usd, 0) ?? 0;
   const set = (field: 'from' | 'to') => (event: Event) => setRange({ ...range, [field]: (event.currentTarget as HTMLInputElement).value });
   return (
     <section data-testid="spend" data-state={data ? 'ready' : error ? 'error' : 'loading'}>
@@ -97,7 +98,8 @@ export function SpendView({ session }: { session: Session }) {
         <>
           <div class="panel">
             <h2>
-              Spend per day by group: <span data-testid="spend-total">{formatUsd(total)}</span>, {formatCount(requests)} requests
+              Spend per day by group: <span data-testid="spend-total">{formatUsd(total)}</span>, {formatCount(requests)} requests, saved by
+              cache <span data-testid="spend-cache-saved">{formatUsd(saved)}</span>
             </h2>
             {series.length === 0 ? (
               <Status loaded error={undefined} empty="No spend in this range." />

@@ -2,7 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { get, type Session, type Usage } from '../api';
 import { StackedBars } from '../lazy-chart';
 import { BudgetBar, Figure, SpendTable, Status } from '../components';
-import { formatTime, formatUsd } from '../format';
+import { formatCount, formatTime, formatUsd } from '../format';
 import { usePoll } from '../hooks';
 import { SpendLog } from './spend-log';
 
@@ -49,6 +49,13 @@ export function UsageView({ session }: { session: Session }) {
               value={data.budget.lifetime_spent_usd}
               shown={formatUsd(data.budget.lifetime_spent_usd)}
             />
+            <Figure
+              label="Saved by cache this period"
+              testid="usage-cache-saved"
+              value={data.cache_saved_usd}
+              shown={formatUsd(data.cache_saved_usd)}
+              hint={`${formatCount(data.cached_tokens)} cached prompt tokens`}
+            />
           </dl>
           {data.team ? (
             <p class="muted">
@@ -65,7 +72,13 @@ export function UsageView({ session }: { session: Session }) {
               <h2>This period by model</h2>
               <SpendTable
                 testid="usage-models"
-                rows={data.by_model.map((row) => ({ id: row.model, name: row.model, spend: row.spent_usd, requests: row.requests }))}
+                rows={data.by_model.map((row) => ({
+                  id: row.model,
+                  name: row.model,
+                  spend: row.spent_usd,
+                  requests: row.requests,
+                  saved: row.cache_saved_usd,
+                }))}
               />
               <p class="muted">May call: {data.models.available.join(', ') || 'nothing served'}</p>
             </div>
