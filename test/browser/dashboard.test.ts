@@ -2,6 +2,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeSpendEvent, type SpendEvent, spendSubject } from '@gateway/contracts';
 import { formatCount, formatMs, formatRate, formatUsd } from '../../packages/dashboard/src/app/format.js';
 import { ADMIN_TOKEN, eventually, startTestGateway, stopTestGateway, type TestGateway } from '../helpers/gateway.js';
 
@@ -175,6 +176,17 @@ async function logRows(page: Page): Promise<{ id: string; cost: string; text: st
   );
 }
 
+/** A spend-log row of the API as the page should show it (what logRows reads). */
+function asShown(row: LogRow) {
+  return {
+    id: row.id,
+    cost: String(row.cost_usd),
+    text: formatUsd(row.cost_usd),
+    saved: row.cache_saved_usd > 0 ? formatUsd(row.cache_saved_usd) : '—',
+    estimated: row.estimated,
+  };
+}
+
 beforeAll(async () => {
   gateway = await startTestGateway({ env: { DEEPSEEK_API_KEY: '' } });
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -203,6 +215,21 @@ beforeAll(async () => {
     }),
   );
   await Promise.all([chats(keys.ci.key, 30), chats(keys.notebook.key, 8), chats(keys.staging.key, 4)]);
+  // A call served mostly from the upstream's prompt cache and billed on an estimate, as the chat
+  // service reports one, so the pages have a saving and an estimate marker to show.
+  const cachedCall: SpendEvent = {
+    id: 'chatcmpl-cached-estimated',
+    kind: 'chat',
+    key_id: keys.notebook.id,
+    group: 'demo-chat',
+    cost_nano_usd: 900,
+    occurred_at: Date.now(),
+    usage: { prompt_tokens: 900, completion_tokens: 10, cached_tokens: 768 },
+    cache_saved_nano_usd: 5_000,
+    estimated: true,
+  };
+  await gateway.bus.publish(spendSubject('chat'), cachedCall.id, cachedCall, encodeSpendEvent);
+  billedCalls += 1;
   // Wait for the video jobs to finish and every lease to go back: the figures then hold still.
   await eventually(async () => {
     const statuses = await Promise.all(
@@ -343,16 +370,7 @@ describe('the dashboard, signed in with the admin token', () => {
     expect(key.spent_usd).toBeGreaterThan(0);
     // 30 calls: a page of 25, then 5.
     const first = await adminJson<ListPage<LogRow>>(`/admin/v1/spend/logs?key_id=${keys.ci.id}&limit=25`);
-    const expectRows = async (rows: LogRow[]) =>
-      expect(await logRows(page)).toEqual(
-        rows.map((row) => ({
-          id: row.id,
-          cost: String(row.cost_usd),
-          text: formatUsd(row.cost_usd),
-          saved: row.cache_saved_usd > 0 ? formatUsd(row.cache_saved_usd) : '—',
-          estimated: row.estimated,
-        })),
-      );
+    const expectRows = async (rows: LogRow[]) => expect(await logRows(page)).toEqual(rows.map(asShown));
     await expectRows(first.data);
     expect(first.has_more).toBe(true);
     await screenshot(page, 'key');
@@ -491,8 +509,10 @@ describe('the dashboard, signed in with an API key', () => {
       text: formatUsd(usage.budget.remaining_usd),
     });
     const logs = await keyJson<ListPage<LogRow>>(keys.notebook.key, '/v1/usage/logs?limit=25');
-    expect((await logRows(page)).map((row) => row.id)).toEqual(logs.data.map((row) => row.id));
-    expect(logs.data.length).toBe(9);
+    expect(await logRows(page)).toEqual(logs.data.map(asShown));
+    expect(logs.data.length).toBe(10);
+    expect(logs.data.find((row) => row.estimated)).toMatchObject({ id: 'chatcmpl-cached-estimated', cache_saved_usd: 0.000005 });
+    expect(usage.cache_saved_usd).toBeGreaterThanOrEqual(0.000005);
     await page.locator('[data-testid="usage-chart"] canvas').first().waitFor({ timeout: 10_000 });
     await screenshot(page, 'usage');
 
