@@ -76,6 +76,16 @@ async function expectReleaseFigures(gw: TestGateway): Promise<void> {
     const logs = (await (await gw.admin('GET', '/admin/v1/spend/logs?limit=1000')).json()) as { data: unknown[] };
     return logs.data.length === calls;
   }, 10_000);
+  // Recorded before cached tokens, cache savings and estimates were: they read as none.
+  const logs = (await (await gw.admin('GET', '/admin/v1/spend/logs?limit=1000')).json()) as {
+    data: { cached_tokens: number; cache_saved_usd: number; estimated: boolean }[];
+  };
+  for (const row of logs.data) expect(row).toMatchObject({ cached_tokens: 0, cache_saved_usd: 0, estimated: false });
+  const daily = (await (await gw.admin('GET', '/admin/v1/spend/daily?from=2026-01-01&to=2026-12-31')).json()) as {
+    data: { cached_tokens: number; cache_saved_usd: number }[];
+  };
+  expect(daily.data.length).toBeGreaterThan(0);
+  for (const row of daily.data) expect(row).toMatchObject({ cached_tokens: 0, cache_saved_usd: 0 });
   for (const key of fixture.keys) {
     const response = await gw.call('/v1/usage', key.secret);
     if (key.revoked) {
