@@ -437,20 +437,35 @@ describe('one deployment, no retry: the fault reaches the caller', () => {
     ]);
   });
 
-  it('stream ended cleanly without its usage chunk: 200, every chunk and [DONE], no usage; not billed, logged at error', async () => {
-    const [freeKey, laterKey] = await Promise.all([newKey(lonely), newKey(lonely)]);
+  it('stream ended cleanly without its usage chunk: 200, every chunk, an estimated usage chunk and [DONE]; billed on the count, marked estimated', async () => {
+    const [countedKey, laterKey] = await Promise.all([newKey(lonely), newKey(lonely)]);
     lone.fail({ omitUsage: true });
-    expect(await readStream(await chat(lonely, freeKey, 'lone-no-usage', true))).toEqual({ ...HEALTHY_STREAM, usage: undefined });
+    const counted = await readStream(await chat(lonely, countedKey, 'lone-no-usage', true));
+    // The gateway's own count, shown to the caller who asked for usage: the whole reply arrived.
+    expect(counted).toEqual({
+      ...HEALTHY_STREAM,
+      usage: expect.objectContaining({ prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) }),
+    });
+    const estimate = counted.usage as { prompt_tokens: number; completion_tokens: number };
+    expect(estimate.prompt_tokens).toBeGreaterThan(0);
+    expect(estimate.completion_tokens).toBeGreaterThanOrEqual(COMPLETION_TOKENS);
+    const estimatedNanos = estimate.prompt_tokens * INPUT_PER_MTOK * 1000 + estimate.completion_tokens * OUTPUT_PER_MTOK * 1000;
     expect(await readStream(await chat(lonely, laterKey, 'lone-no-usage', true))).toEqual(HEALTHY_STREAM);
-    expect(await settledBill(lonely, freeKey)).toEqual(unbilled);
+    expect(await settledBill(lonely, countedKey)).toEqual({
+      spentNanos: estimatedNanos,
+      reservedNanos: 0,
+      byModel: [{ model: 'lone-no-usage', spentNanos: estimatedNanos, requests: 1 }],
+    });
     expect(await settledBill(lonely, laterKey)).toEqual(billed('lone-no-usage', 1));
-    await shortly(lonely, 'lone-no-usage', 3);
+    await shortly(lonely, 'lone-no-usage', 4);
     const lines = linesAbout(lonely, 'lone-no-usage');
     expect(lines.map((l) => [l.level, l.msg, l.status, l.completionTokens, l.costUsd])).toEqual([
-      ['error', 'upstream stream without usage; not metered', undefined, undefined, undefined],
-      ['info', 'request', 200, undefined, undefined],
+      ['warn', 'upstream stream without usage; billed on an estimate', undefined, undefined, undefined],
+      ['info', 'chat call billed on an estimate', undefined, estimate.completion_tokens, estimatedNanos / 1e9],
+      ['info', 'request', 200, estimate.completion_tokens, estimatedNanos / 1e9],
       ['info', 'request', 200, COMPLETION_TOKENS, CALL_NANOS / 1e9],
     ]);
+    expect(lines[2]).toMatchObject({ estimated: true });
   });
 });
 
