@@ -26,6 +26,9 @@
 //   BENCH_LOADGEN   [wrk when installed]  `js` for the JavaScript load generator at saturation
 //   BENCH_GATEWAY_NODE_OPTIONS  NODE_OPTIONS for the gateway's processes
 //   BENCH_JSON      a file to write every round's raw figures to
+//   BENCH_BASELINE  another built checkout of the gateway (e.g. a `git worktree` of main after
+//                   `npm ci && npm run build`): its gateway runs beside this one in every mode, as
+//                   the target `gateway ... (baseline)`, so a change is judged against it in one run
 //
 // Portkey: @portkey-ai/gateway at the version pinned in bench/lib/installs.mjs, installed at run
 // time into bench/.cache/ (not a dependency of the project), started as its CLI starts it
@@ -40,7 +43,7 @@
 // and every process started is stopped when the benchmark ends, on error or signal too.
 import { mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newestLtsNode, portkeyGateway } from './lib/installs.mjs';
 import { closedLoop, fixedRate, sequential, target } from './lib/load.mjs';
@@ -63,6 +66,7 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 2);
 const MODES = list(process.env.BENCH_MODES, 'one,separate');
 const NODES = list(process.env.BENCH_NODES, 'machine,lts');
 const TARGETS = list(process.env.BENCH_TARGETS, 'yardstick,naive,portkey,gateway');
+const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
 for (const [name, values, known] of [
   ['BENCH_MODES', MODES, ['one', 'separate']],
   ['BENCH_NODES', NODES, ['machine', 'lts']],
@@ -205,15 +209,17 @@ async function portkeyTarget(node) {
   };
 }
 
-/** The gateway started one way or the other, with a key of its own. */
-async function gatewayTarget(node, mode) {
-  const cli = gatewayCommand(root);
+/** The gateway of a checkout (this one, or BENCH_BASELINE) started one way or the other, with a key of its own. */
+async function gatewayTarget(node, mode, checkout = root) {
+  const cli = gatewayCommand(checkout);
+  const baseline = checkout !== root;
+  const dataDir = `${mode}-${node === process.execPath ? 'm' : 'l'}${baseline ? '-baseline' : ''}`;
   let url;
   let pids;
   let stop;
   if (mode === 'one') {
     const g = await start([...cli, 'start'], {
-      env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, `one-${node === process.execPath ? 'm' : 'l'}`) },
+      env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, dataDir) },
       name: 'gateway',
       node,
       ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
@@ -232,7 +238,7 @@ async function gatewayTarget(node, mode) {
         ...baseEnv,
         NATS_URL: nats.url,
         PORT: String(await freePort()),
-        GATEWAY_DATA_DIR: join(tmp, `separate-${node === process.execPath ? 'm' : 'l'}`),
+        GATEWAY_DATA_DIR: join(tmp, dataDir),
       },
       name: 'gateway (separate)',
       node,
@@ -248,8 +254,8 @@ async function gatewayTarget(node, mode) {
   }
   const key = await createKey(url);
   return {
-    key: `gateway-${mode}`,
-    label: mode === 'one' ? 'gateway, one process' : 'gateway, separate',
+    key: `gateway-${mode}${baseline ? '-baseline' : ''}`,
+    label: `${mode === 'one' ? 'gateway, one process' : 'gateway, separate'}${baseline ? ' (baseline)' : ''}`,
     request: (kind, stream) =>
       target(
         url,
@@ -527,6 +533,7 @@ for (const line of nodeLines) {
   if (portkey) targets.push(await portkeyTarget(node));
   // Both gateway starts are up at once; only one target is under load at a time.
   if (TARGETS.includes('gateway')) for (const mode of MODES) targets.push(await gatewayTarget(node, mode));
+  if (TARGETS.includes('gateway') && BASELINE) for (const mode of MODES) targets.push(await gatewayTarget(node, mode, BASELINE));
   await checkAnswers(targets);
   // Every measured process runs on this line's Node (the upstream behind direct excepted).
   for (const t of targets.filter((x) => x.key !== 'direct')) {

@@ -1,4 +1,4 @@
-import type { PromptCount } from './prompt.js';
+import { readPrompt, type PromptCount } from './prompt.js';
 
 /**
  * What the worst-case hold multiplies the count of ASCII texts by (English, code, JSON, logs),
@@ -37,4 +37,26 @@ export function promptHoldTokens(count: PromptCount, tokensPerImage: number): nu
     (count.tools > 0 ? TOOLS_HOLD_CONSTANT : 0) +
     count.images * tokensPerImage
   );
+}
+
+/**
+ * Prompts with at most this many characters of text are held on their UTF-8 bytes: no byte-level
+ * BPE tokenizer (o200k, DeepSeek's, Llama's) makes more tokens than bytes of a text, so the bound
+ * is safe whatever the vocabulary, costs nothing to compute, and over-holds a small prompt by
+ * at most a couple of thousand tokens (a fraction of a cent at today's prices).
+ */
+export const SMALL_PROMPT_CHARS = 2048;
+
+/**
+ * Prompt tokens to hold for a chat body: its overheads and images as counted, plus its texts'
+ * bytes when they are few, else their tokens raised by the measured factors (promptHoldTokens).
+ */
+export function holdPromptTokens(body: Readonly<Record<string, unknown>>, tokensPerImage: number): number {
+  const { count, texts } = readPrompt(body);
+  if (texts.chars <= SMALL_PROMPT_CHARS) {
+    const overheads = PROMPT_HOLD_CONSTANT + (count.tools > 0 ? TOOLS_HOLD_CONSTANT : 0) + count.images * tokensPerImage;
+    return count.tokens + texts.bytes() + overheads;
+  }
+  texts.countInto(count);
+  return promptHoldTokens(count, tokensPerImage);
 }

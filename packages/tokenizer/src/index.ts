@@ -2,8 +2,16 @@
 // the bill of a call the upstream never metered (a stream its caller left). One real BPE
 // tokenizer (OpenAI's o200k_base, pure JavaScript), never a character ratio.
 
-export { countTextTokens } from './text.js';
-export { countPromptTokens, type PromptCount } from './prompt.js';
+export { countTextTokens, tokenizerLoaded } from './text.js';
+export { countPromptTokens, readPrompt, PromptTexts, type PromptCount } from './prompt.js';
 export { countCompletionTokens } from './completion.js';
 export { MEMO_MAX_BYTES, MEMO_MIN_CHARS, TokenMemo, promptMemo } from './memo.js';
-export { PROMPT_HOLD_CONSTANT, PROMPT_HOLD_FACTOR, TOOLS_HOLD_CONSTANT, WIDE_PROMPT_HOLD_FACTOR, promptHoldTokens } from './hold.js';
+export {
+  PROMPT_HOLD_CONSTANT,
+  PROMPT_HOLD_FACTOR,
+  TOOLS_HOLD_CONSTANT,
+  WIDE_PROMPT_HOLD_FACTOR,
+  SMALL_PROMPT_CHARS,
+  holdPromptTokens,
+  promptHoldTokens,
+} from './hold.js';

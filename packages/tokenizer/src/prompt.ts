@@ -1,6 +1,6 @@
+import { Buffer } from 'node:buffer';
 import { promptMemo } from './memo.js';
 import { TokenTally } from './tally.js';
-import { countTextTokens } from './text.js';
 
 /** A chat body's prompt as an upstream bills it: text tokens, and image parts counted apart. */
 export interface PromptCount {
@@ -20,23 +20,38 @@ export interface PromptCount {
 const WIDE = /[^\t\n\r\u0020-\u007e]/;
 
 /**
- * Two tallies: ASCII texts (English, code, JSON: within a few percent across vocabularies) and
- * the rest, counted apart so the hold can raise each by its own measured worst.
+ * A body's texts in order, gathered before any is counted: a small prompt is held on its bytes
+ * and never tokenized (see hold.ts); a counted one is split in two tallies, ASCII texts
+ * (English, code, JSON: within a few percent across vocabularies) and the rest, so the hold can
+ * raise each by its own measured worst.
  */
-class PromptTally {
-  readonly #ascii = new TokenTally(promptMemo);
-  readonly #wide = new TokenTally(promptMemo);
+export class PromptTexts {
+  readonly texts: string[] = [];
+  /** UTF-16 length of every text. */
+  chars = 0;
 
   add(text: string): void {
-    // Control characters count as wide too: rare, and never worth a smaller hold.
-    (WIDE.test(text) ? this.#wide : this.#ascii).add(text);
+    if (text.length === 0) return;
+    this.texts.push(text);
+    this.chars += text.length;
   }
 
-  /** Adds both totals to the count. */
-  totalInto(count: PromptCount): void {
-    const wide = this.#wide.total();
-    count.wideTokens += wide;
-    count.tokens += this.#ascii.total() + wide;
+  /** Tokenizes every text and adds the totals to the count. */
+  countInto(count: PromptCount): void {
+    const ascii = new TokenTally(promptMemo);
+    const wide = new TokenTally(promptMemo);
+    // Control characters count as wide too: rare, and never worth a smaller hold.
+    for (const text of this.texts) (WIDE.test(text) ? wide : ascii).add(text);
+    const wideTokens = wide.total();
+    count.wideTokens += wideTokens;
+    count.tokens += ascii.total() + wideTokens;
+  }
+
+  /** UTF-8 bytes of every text: more than the tokens any byte-level BPE tokenizer makes of them. */
+  bytes(): number {
+    let bytes = 0;
+    for (const text of this.texts) bytes += Buffer.byteLength(text, 'utf8');
+    return bytes;
   }
 }
 
@@ -59,9 +74,10 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-// Roles are a handful of one-token words: counted once here instead of on every message.
+// Roles are one token each in o200k_base (checked in the tests), so none is tokenized per
+// message, and reading a small prompt never loads the tokenizer.
 const ROLE_TOKENS: ReadonlyMap<string, number> = new Map(
-  ['system', 'developer', 'user', 'assistant', 'tool', 'function'].map((role) => [role, countTextTokens(role)]),
+  ['system', 'developer', 'user', 'assistant', 'tool', 'function'].map((role) => [role, 1]),
 );
 
 /** The JSON text of a value, or nothing for a value JSON cannot hold (or too deep to write). */
@@ -74,17 +90,17 @@ function jsonText(value: unknown): string | undefined {
   }
 }
 
-function addString(tally: PromptTally, value: unknown): void {
+function addString(tally: PromptTexts, value: unknown): void {
   if (typeof value === 'string') tally.add(value);
 }
 
-function addJson(tally: PromptTally, value: unknown): void {
+function addJson(tally: PromptTexts, value: unknown): void {
   if (value === undefined || value === null) return;
   const text = jsonText(value);
   if (text !== undefined) tally.add(text);
 }
 
-function addContent(tally: PromptTally, count: PromptCount, content: unknown): void {
+function addContent(tally: PromptTexts, count: PromptCount, content: unknown): void {
   if (typeof content === 'string') {
     tally.add(content);
     return;
@@ -98,7 +114,7 @@ function addContent(tally: PromptTally, count: PromptCount, content: unknown): v
 }
 
 /** A called function: its name and arguments (a string as specified; an object's JSON otherwise). */
-function addCall(tally: PromptTally, count: PromptCount, call: unknown): void {
+function addCall(tally: PromptTexts, count: PromptCount, call: unknown): void {
   if (!isObject(call)) return;
   count.tokens += TOKENS_PER_TOOL_CALL;
   addString(tally, call.name);
@@ -106,7 +122,7 @@ function addCall(tally: PromptTally, count: PromptCount, call: unknown): void {
   else addJson(tally, call.arguments);
 }
 
-function addMessage(tally: PromptTally, count: PromptCount, message: unknown): void {
+function addMessage(tally: PromptTexts, count: PromptCount, message: unknown): void {
   if (!isObject(message)) return;
   count.tokens += TOKENS_PER_MESSAGE;
   const role = message.role;
@@ -133,7 +149,7 @@ function addMessage(tally: PromptTally, count: PromptCount, message: unknown): v
  * namespace (fewer tokens than the JSON), DeepSeek (V3.1 template) as name, description and the
  * parameters' JSON; the JSON is an estimate at or above either.
  */
-function addTools(tally: PromptTally, count: PromptCount, tools: unknown): void {
+function addTools(tally: PromptTexts, count: PromptCount, tools: unknown): void {
   if (!Array.isArray(tools) || tools.length === 0) return;
   count.tokens += TOOLS_BLOCK_TOKENS + TOKENS_PER_TOOL * tools.length;
   count.tools += tools.length;
@@ -147,16 +163,26 @@ function addTools(tally: PromptTally, count: PromptCount, tools: unknown): void 
  * is not as specified is skipped.
  */
 export function countPromptTokens(body: Readonly<Record<string, unknown>>): PromptCount {
-  if (!isObject(body)) return { tokens: 0, wideTokens: 0, images: 0, tools: 0 };
-  const count: PromptCount = { tokens: REPLY_PRIMING_TOKENS, wideTokens: 0, images: 0, tools: 0 };
-  const tally = new PromptTally();
-  if (Array.isArray(body.messages)) for (const message of body.messages) addMessage(tally, count, message);
-  addTools(tally, count, body.tools);
-  addTools(tally, count, body.functions);
-  if (isObject(body.tool_choice)) addJson(tally, body.tool_choice);
-  if (isObject(body.function_call)) addJson(tally, body.function_call);
-  const format = body.response_format;
-  if (isObject(format) && isObject(format.json_schema)) addJson(tally, format.json_schema);
-  tally.totalInto(count);
+  const { count, texts } = readPrompt(body);
+  texts.countInto(count);
   return count;
+}
+
+/**
+ * A body's prompt parts, not yet tokenized: `count` holds the tokens of its fixed overheads
+ * (messages, names, tool calls and definitions), its images and tool definitions; `texts` its
+ * texts in order.
+ */
+export function readPrompt(body: Readonly<Record<string, unknown>>): { count: PromptCount; texts: PromptTexts } {
+  const texts = new PromptTexts();
+  if (!isObject(body)) return { count: { tokens: 0, wideTokens: 0, images: 0, tools: 0 }, texts };
+  const count: PromptCount = { tokens: REPLY_PRIMING_TOKENS, wideTokens: 0, images: 0, tools: 0 };
+  if (Array.isArray(body.messages)) for (const message of body.messages) addMessage(texts, count, message);
+  addTools(texts, count, body.tools);
+  addTools(texts, count, body.functions);
+  if (isObject(body.tool_choice)) addJson(texts, body.tool_choice);
+  if (isObject(body.function_call)) addJson(texts, body.function_call);
+  const format = body.response_format;
+  if (isObject(format) && isObject(format.json_schema)) addJson(texts, format.json_schema);
+  return { count, texts };
 }

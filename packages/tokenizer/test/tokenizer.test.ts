@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
   PROMPT_HOLD_CONSTANT,
@@ -8,6 +9,7 @@ import {
   countCompletionTokens,
   countPromptTokens,
   countTextTokens,
+  holdPromptTokens,
   promptHoldTokens,
   promptMemo,
 } from '@gateway/tokenizer';
@@ -182,5 +184,40 @@ describe('promptHoldTokens', () => {
     expect(hindi.wideTokens).toBeGreaterThan(0);
     const english = countPromptTokens({ messages: [{ role: 'user', content: 'Hello, how are you? Tell me about the gateway.' }] });
     expect(english.wideTokens).toBe(0);
+  });
+});
+
+describe('holdPromptTokens', () => {
+  it('holds a small prompt on its bytes, above any byte-level tokenizer', () => {
+    const body = { messages: [{ role: 'user', content: 'Hello there' }] };
+    // 3 priming + 3 per message + 1 for the role, then the text's 11 bytes and the constant.
+    expect(holdPromptTokens(body, 1500)).toBe(3 + 3 + 1 + 11 + PROMPT_HOLD_CONSTANT);
+    const hindi = { messages: [{ role: 'user', content: 'नमस्ते' }] };
+    expect(holdPromptTokens(hindi, 1500)).toBe(7 + Buffer.byteLength('नमस्ते') + PROMPT_HOLD_CONSTANT);
+  });
+
+  it('counts a large prompt with the tokenizer, raised by the factors', () => {
+    const text = 'Read the repository, plan the change, run the tests, and report. '.repeat(60);
+    const body = { messages: [{ role: 'system', content: text }] };
+    const count = countPromptTokens(body);
+    expect(holdPromptTokens(body, 1500)).toBe(promptHoldTokens(count, 1500));
+    expect(holdPromptTokens(body, 1500)).toBeLessThan(Buffer.byteLength(text));
+  });
+
+  it('counts every role as one token of o200k', () => {
+    for (const role of ['system', 'developer', 'user', 'assistant', 'tool', 'function']) expect(countTextTokens(role)).toBe(1);
+  });
+});
+
+describe('the encoding', () => {
+  it('is loaded only when a text is counted: a gateway of small prompts never holds its tables', () => {
+    const entry = new URL('../dist/index.js', import.meta.url).href;
+    const script = `const t = await import(${JSON.stringify(entry)});
+      t.holdPromptTokens({ messages: [{ role: 'user', content: 'Hello' }] }, 1500);
+      const before = t.tokenizerLoaded();
+      t.countTextTokens('Hello');
+      console.log(JSON.stringify([before, t.tokenizerLoaded()]));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual([false, true]);
   });
 });

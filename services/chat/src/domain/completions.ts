@@ -313,10 +313,16 @@ export class ChatCompletions {
       await write([], await this.#meter(bill));
       return;
     }
-    this.logger.warn({ ...fieldsOf(bill.input.scope), group: bill.input.groupId }, 'upstream stream without usage; billed on an estimate');
+    // A local upstream (the demo) ends its stream quietly when the caller leaves: that is the caller's doing.
+    const left = bill.input.signal.aborted;
+    if (!left)
+      this.logger.warn(
+        { ...fieldsOf(bill.input.scope), group: bill.input.groupId },
+        'upstream stream without usage; billed on an estimate',
+      );
     const usage = estimateUsage(request, chunks.tally);
-    if (request.includeUsage) await write([chunks.estimatedUsageChunk(usage)]);
-    await write([], await this.#meter({ ...bill, usage, estimated: 'no_usage' }));
+    if (request.includeUsage && !left) await write([chunks.estimatedUsageChunk(usage)]);
+    await write([], await this.#meter({ ...bill, usage, estimated: left ? 'caller_left' : 'no_usage' }));
   }
 
   /** Routes the stream: an attempt succeeds once its first events are read, so a stream that fails at once is retried. */
