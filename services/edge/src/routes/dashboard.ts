@@ -4,16 +4,21 @@ import { extname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { dashboardAssetsDir } from '@gateway/dashboard';
 import { GatewayError } from '@gateway/errors';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from '../errors.js';
+import { RouteMethods } from '../route-methods.js';
 
 // The usage dashboard at /ui/: the files `npm run build` makes in packages/dashboard/dist/ui,
 // read into memory once at start (a few tens of KiB), each served by a route of its own, so a
-// wrong method gets 405 and an unknown path the usual 404. Every /ui answer, errors included,
-// carries a strict Content-Security-Policy: the page runs only its own script and style files
-// and talks only to this origin. The page itself is static and public; what it shows comes from
-// the API it calls with the credential the user signs in with (docs/architecture.md, "Dashboard").
+// wrong method gets 405 and an unknown path the usual 404. Every answer of the dashboard's
+// routes, errors included, carries a strict Content-Security-Policy: the page runs only its own
+// script and style files and talks only to this origin. The page itself is static and public;
+// what it shows comes from the API it calls with the credential the user signs in with
+// (docs/architecture.md, "Dashboard").
+
+/** Where the page is served; Vite builds it for this base (packages/dashboard/vite.config.ts). */
+const DASHBOARD_PREFIX = '/ui';
 
 /** The policy of every /ui answer: nothing inline, nothing from another origin, no framing. */
 export const DASHBOARD_CSP =
@@ -118,53 +123,79 @@ function send(request: FastifyRequest, reply: FastifyReply, file: Asset): Fastif
   return reply.send(file.body);
 }
 
-/** `/ui` and everything under it, as the router sees paths (the query left out). */
-function isDashboardPath(url: string): boolean {
-  return url.startsWith('/ui') && (url.length === 3 || url[3] === '/' || url[3] === '?');
+/** The 404 or 405 of a /ui path no route serves with this method, as the root's answers read. */
+function notServed(routes: RouteMethods, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0] ?? '';
+  const allowed = routes.allowedAt(request.url);
+  if (allowed.length === 0) return sendError(reply, new GatewayError('not_found', { message: `Unknown route: ${request.method} ${path}` }));
+  reply.header('allow', allowed.join(', '));
+  return sendError(
+    reply,
+    new GatewayError('method_not_allowed', { message: `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.` }),
+  );
 }
 
 /**
- * GET /ui (redirects to /ui/), /ui/ (index.html), /ui/config.json (what the sign-in offers) and
- * one route per built file. Wrapped by fastify-plugin so that the security headers reach every
- * /ui answer, the router's 404 and 405 included.
+ * The dashboard's own context, under the /ui prefix: GET /ui (redirects to /ui/), /ui/ (index.html),
+ * /ui/config.json (what the sign-in offers) and one route per built file. Its hooks and 404 handler
+ * are its own, so the security headers go on whatever the router matched to it, however the path
+ * was spelled (`/%75i/` is `/ui/` to the router), and nothing of it runs for any other route.
+ */
+const dashboardScope: FastifyPluginAsync<DashboardRoutesOptions> = async (scope, options) => {
+  const dir = options.assetsDir ?? dashboardAssetsDir;
+  const assets = loadAssets(dir);
+  if (!assets) scope.log.warn({ dir }, 'dashboard not built: /ui/ answers 503 until `npm run build` is run and the gateway restarted');
+
+  // onSend, not onRequest: it also reaches answers given before the handler (a root hook's 503
+  // while shutting down) and the error handler's.
+  scope.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(SECURITY_HEADERS);
+    return payload;
+  });
+  // The router's 404 and 405 for /ui paths are answered here, so that they get the hook above;
+  // the methods each path takes are collected as the root's error handling collects them.
+  const { routerOptions } = scope.initialConfig;
+  const routes = new RouteMethods({
+    ignoreTrailingSlash: routerOptions?.ignoreTrailingSlash ?? scope.initialConfig.ignoreTrailingSlash ?? false,
+    maxParamLength: routerOptions?.maxParamLength ?? scope.initialConfig.maxParamLength ?? 100,
+  });
+  scope.addHook('onRoute', (route) => routes.add(route.url, route.method));
+  scope.setNotFoundHandler((request, reply) => notServed(routes, request, reply));
+
+  const config = JSON.stringify({ admin: options.admin });
+  // With ignoreTrailingSlash, '/ui/' also serves '/ui': that one is sent to the page's address
+  // (relative URLs in the page resolve against it).
+  scope.get('/', async (request, reply) => {
+    const query = request.url.indexOf('?');
+    const path = query === -1 ? request.url : request.url.slice(0, query);
+    if (!path.endsWith('/')) return reply.redirect(`${DASHBOARD_PREFIX}/${query === -1 ? '' : request.url.slice(query)}`, 301);
+    const index = assets?.get('');
+    if (!index) {
+      return sendError(
+        reply,
+        new GatewayError('service_unavailable', {
+          message: 'The dashboard is not built: run `npm run build` (it builds packages/dashboard into dist/ui), then restart the gateway.',
+        }),
+      );
+    }
+    return send(request, reply, index);
+  });
+  scope.get('/config.json', async (_request, reply) =>
+    reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(config),
+  );
+  for (const [path, file] of assets ?? []) {
+    if (path === '' || path === 'config.json') continue;
+    scope.get(`/${path}`, async (request, reply) => send(request, reply, file));
+  }
+};
+
+/**
+ * The dashboard, registered in a context of its own under /ui (the page is built for that base).
+ * The fastify-plugin wrapper only names it; it adds nothing to the parent context.
  */
 export const dashboardRoutes = fp<DashboardRoutesOptions>(
   async (app, options) => {
-    const dir = options.assetsDir ?? dashboardAssetsDir;
-    const assets = loadAssets(dir);
-    if (!assets) app.log.warn({ dir }, 'dashboard not built: /ui/ answers 503 until `npm run build` is run and the gateway restarted');
-
-    app.addHook('onRequest', (request, reply, done) => {
-      if (isDashboardPath(request.url)) reply.headers(SECURITY_HEADERS);
-      done();
-    });
-
-    const config = JSON.stringify({ admin: options.admin });
-    // With ignoreTrailingSlash, '/ui/' also serves '/ui': that one is sent to the page's address
-    // (relative URLs in the page resolve against it).
-    app.get('/ui/', async (request, reply) => {
-      const query = request.url.indexOf('?');
-      const path = query === -1 ? request.url : request.url.slice(0, query);
-      if (!path.endsWith('/')) return reply.redirect(`/ui/${query === -1 ? '' : request.url.slice(query)}`, 301);
-      const index = assets?.get('');
-      if (!index) {
-        return sendError(
-          reply,
-          new GatewayError('service_unavailable', {
-            message:
-              'The dashboard is not built: run `npm run build` (it builds packages/dashboard into dist/ui), then restart the gateway.',
-          }),
-        );
-      }
-      return send(request, reply, index);
-    });
-    app.get('/ui/config.json', async (_request, reply) =>
-      reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(config),
-    );
-    for (const [path, file] of assets ?? []) {
-      if (path === '' || path === 'config.json') continue;
-      app.get(`/ui/${path}`, async (request, reply) => send(request, reply, file));
-    }
+    await app.register(dashboardScope, { ...options, prefix: DASHBOARD_PREFIX });
   },
   { name: 'edge-dashboard', fastify: '5.x' },
 );
