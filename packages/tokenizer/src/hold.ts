@@ -54,8 +54,10 @@ export const SMALL_PROMPT_CHARS = 2048;
 export function holdPromptTokens(body: Readonly<Record<string, unknown>>, tokensPerImage: number): number {
   const { count, texts } = readPrompt(body);
   if (texts.chars <= SMALL_PROMPT_CHARS) {
-    const overheads = PROMPT_HOLD_CONSTANT + (count.tools > 0 ? TOOLS_HOLD_CONSTANT : 0) + count.images * tokensPerImage;
-    return count.tokens + texts.bytes() + overheads;
+    // No constant: the bytes already exceed the tokens of any text but a random one, and the
+    // overheads counted (3 + role a message, 3 for the reply) exceed every template's markers
+    // (DeepSeek's: one a turn, and BOS).
+    return count.tokens + texts.bytes() + (count.tools > 0 ? TOOLS_HOLD_CONSTANT : 0) + count.images * tokensPerImage;
   }
   texts.countInto(count);
   return promptHoldTokens(count, tokensPerImage);

@@ -9,10 +9,11 @@ interface Encoding {
   countTokens(text: string, options: { disallowedSpecial: ReadonlySet<string> }): number;
 }
 
+const require = createRequire(import.meta.url);
 let encoding: Encoding | undefined;
 
 function o200k(): Encoding {
-  encoding ??= createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as Encoding;
+  encoding ??= require('gpt-tokenizer/encoding/o200k_base') as Encoding;
   return encoding;
 }
 

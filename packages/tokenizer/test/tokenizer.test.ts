@@ -190,10 +190,10 @@ describe('promptHoldTokens', () => {
 describe('holdPromptTokens', () => {
   it('holds a small prompt on its bytes, above any byte-level tokenizer', () => {
     const body = { messages: [{ role: 'user', content: 'Hello there' }] };
-    // 3 priming + 3 per message + 1 for the role, then the text's 11 bytes and the constant.
-    expect(holdPromptTokens(body, 1500)).toBe(3 + 3 + 1 + 11 + PROMPT_HOLD_CONSTANT);
+    // 3 priming + 3 per message + 1 for the role, then the text's 11 bytes.
+    expect(holdPromptTokens(body, 1500)).toBe(3 + 3 + 1 + 11);
     const hindi = { messages: [{ role: 'user', content: 'नमस्ते' }] };
-    expect(holdPromptTokens(hindi, 1500)).toBe(7 + Buffer.byteLength('नमस्ते') + PROMPT_HOLD_CONSTANT);
+    expect(holdPromptTokens(hindi, 1500)).toBe(7 + Buffer.byteLength('नमस्ते'));
   });
 
   it('counts a large prompt with the tokenizer, raised by the factors', () => {
