@@ -92,6 +92,10 @@ interface Scaled {
   readonly divisor: bigint;
   /** divisor / 2 (0 when the divisor is 1): added before the division, it rounds half up. */
   readonly half: bigint;
+  /** The same as plain numbers, for calls whose sums stay below 2^53 (every real one): no BigInt on the metering path. */
+  readonly fast:
+    | { input: number; cacheHit: number; output: number; saving: number; divisor: number; half: number; max: number }
+    | undefined;
 }
 
 // Keyed by the rates object: the config builds each once, so a metered call finds its scale here.
@@ -104,13 +108,29 @@ function scaled(rates: TokenRates): Scaled {
     const input = unitsAtScale(rates.input, scale);
     const cacheHit = unitsAtScale(rates.cacheHit, scale);
     const divisor = pow10(scale - 3);
+    const output = unitsAtScale(rates.output, scale);
+    const saving = input > cacheHit ? input - cacheHit : 0n;
+    const half = divisor / 2n;
+    const max = largest([input, cacheHit, output, divisor]);
     s = {
       input,
       cacheHit,
-      output: unitsAtScale(rates.output, scale),
-      saving: input > cacheHit ? input - cacheHit : 0n,
+      output,
+      saving,
       divisor,
-      half: divisor / 2n,
+      half,
+      fast:
+        max <= MAX_SAFE
+          ? {
+              input: Number(input),
+              cacheHit: Number(cacheHit),
+              output: Number(output),
+              saving: Number(saving),
+              divisor: Number(divisor),
+              half: Number(half),
+              max: Number(max),
+            }
+          : undefined,
     };
     scaledCache.set(rates, s);
   }
@@ -133,6 +153,18 @@ function toNanos(value: bigint): number {
  */
 export function tokenCost(counts: TokenCounts, rates: TokenRates): TokenCost {
   const s = scaled(rates);
+  const fast = s.fast;
+  const { prompt_tokens: p, completion_tokens: n } = counts;
+  // Every partial sum is at most (prompt + completion) × the largest rate: below 2^53, plain
+  // numbers are exact integers, and the division is made exact below.
+  if (fast && Number.isSafeInteger(p) && Number.isSafeInteger(n) && p >= 0 && n >= 0 && (p + n + 1) * fast.max <= Number.MAX_SAFE_INTEGER) {
+    const c = Math.min(Math.max(Number.isNaN(counts.cached_tokens) ? 0 : Math.floor(counts.cached_tokens), 0), p);
+    const exact = (p - c) * fast.input + c * fast.cacheHit + n * fast.output;
+    return {
+      costNanoUsd: divideDown(exact + fast.half, fast.divisor),
+      cacheSavedNanoUsd: divideDown(c * fast.saving + fast.half, fast.divisor),
+    };
+  }
   const prompt = tokens(counts.prompt_tokens, 'prompt_tokens');
   const completion = tokens(counts.completion_tokens, 'completion_tokens');
   const cachedCount = Math.min(Math.max(counts.cached_tokens, 0), counts.prompt_tokens);
@@ -142,6 +174,21 @@ export function tokenCost(counts: TokenCounts, rates: TokenRates): TokenCost {
     costNanoUsd: toNanos((exact + s.half) / s.divisor),
     cacheSavedNanoUsd: toNanos((cached * s.saving + s.half) / s.divisor),
   };
+}
+
+/** The largest of some BigInts (Math.max takes numbers only). */
+function largest(values: readonly bigint[]): bigint {
+  let max = 0n;
+  for (const value of values) if (value > max) max = value;
+  return max;
+}
+
+/** ⌊a / b⌋ for whole numbers below 2^53: the float quotient corrected by one where it rounded across a whole number. */
+function divideDown(a: number, b: number): number {
+  let q = Math.floor(a / b);
+  if (q * b > a) q -= 1;
+  else if ((q + 1) * b <= a) q += 1;
+  return q;
 }
 
 const worstCache = new WeakMap<TokenPrice, Scaled>();
