@@ -5,16 +5,13 @@
 // bare http2 server, each pair measured in turn. The wire is gRPC's either way (length-prefixed
 // messages, grpc-status in trailers), so each bare side talks to the other's grpc-js side.
 // Prints calls per second and each process's CPU per call: the share of a hop grpc-js's own
-// layers (call objects, filters, resolver and balancer, channelz hooks) cost on each side. The
-// gateway's own client and server on node:http2 (the h2 transport, packages/grpc) are measured
-// the same way, against grpc-js's other side and against each other.
+// layers (call objects, filters, resolver and balancer, channelz hooks) cost on each side.
 // Usage: npm run build && node bench/grpc-hop.mjs   (GRPC_SECONDS=4, GRPC_ROUNDS=3)
 import { fork } from 'node:child_process';
 import http2 from 'node:http2';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
-import { channelOptions, createClient, GrpcServer } from '@gateway/grpc';
-import { silentLogger } from '@gateway/logging';
+import { channelOptions } from '@gateway/grpc';
 import { cpuSeconds } from './lib/procs.mjs';
 
 const SECONDS = Number(process.env.GRPC_SECONDS ?? 4);
@@ -72,14 +69,6 @@ function bareServer() {
   server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 }
 
-/** The gateway's GrpcServer on the h2 transport, with the raw handler (no wrapper), as grpc-js's above. */
-function gatewayServer() {
-  const server = new GrpcServer({ logger: silentLogger(), transport: 'h2' });
-  const response = Buffer.alloc(600, 'r');
-  server.addService('bench.Echo', ECHO, { Call: (_call, callback) => callback(null, response) });
-  server.listen('127.0.0.1:0').then((port) => process.send({ port }));
-}
-
 /** A generated client's unary calls with the gateway's metadata, whoever made the client. */
 function echoCalls(client) {
   return {
@@ -95,11 +84,6 @@ function echoCalls(client) {
 }
 
 const EchoClient = grpc.makeGenericClientConstructor(ECHO, 'Echo');
-
-/** The gateway's h2 client (createClient with the h2 transport). */
-function gatewayClient(port) {
-  return echoCalls(createClient(EchoClient, `ipv4:127.0.0.1:${port}`, {}, 'h2'));
-}
 
 function grpcJsClient(port) {
   return echoCalls(new EchoClient(`ipv4:127.0.0.1:${port}`, grpc.credentials.createInsecure(), channelOptions));
@@ -138,12 +122,9 @@ const PAIRS = [
   { client: 'bare http2', server: 'grpc-js' },
   { client: 'grpc-js', server: 'bare http2' },
   { client: 'bare http2', server: 'bare http2' },
-  { client: 'gateway h2', server: 'grpc-js' },
-  { client: 'grpc-js', server: 'gateway h2' },
-  { client: 'gateway h2', server: 'gateway h2' },
 ];
-const SERVERS = { 'grpc-js': grpcJsServer, 'bare http2': bareServer, 'gateway h2': gatewayServer };
-const CLIENTS = { 'grpc-js': grpcJsClient, 'bare http2': bareClient, 'gateway h2': gatewayClient };
+const SERVERS = { 'grpc-js': grpcJsServer, 'bare http2': bareServer };
+const CLIENTS = { 'grpc-js': grpcJsClient, 'bare http2': bareClient };
 
 if (process.argv[2] === 'server') {
   SERVERS[process.argv[3]]();

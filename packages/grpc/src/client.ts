@@ -4,9 +4,9 @@ import { protos, type HealthCheckResponse__Output, type HealthClient } from '@ga
 import type { RequestContext } from '@gateway/logging';
 import { injectTraceContext } from '@gateway/telemetry';
 import { fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
-import { createH2Client, isH2Target } from './h2-client.js';
 import { createInProcessClient, isInProcessAddress } from './in-process.js';
-import { channelOptions, REQUEST_ID_KEY, wireTransportOf, type WireTransport } from './options.js';
+import { channelOptions, REQUEST_ID_KEY } from './options.js';
+import { cancelledBeforeStart, cancelOnAbort } from './call-abort.js';
 
 export const DEFAULT_DEADLINE_MS = 5000;
 /** Attempts after the first, only for UNAVAILABLE (the call never reached a handler). */
@@ -16,6 +16,16 @@ const RETRY_BACKOFF_MS = 25;
 export interface CallContext extends RequestContext {
   /** Milliseconds from now; defaults to 5 s. */
   deadlineMs?: number;
+  /**
+   * An absolute deadline, Unix milliseconds (a handler's CallInfo.deadline; Infinity for none):
+   * the call ends at the earlier of this and `deadlineMs` from now.
+   */
+  deadline?: number;
+  /**
+   * Cancels the call when it aborts (a handler's CallInfo.signal): the call ends with CANCELLED,
+   * the server's handler sees its own signal abort, and no retry follows.
+   */
+  signal?: AbortSignal;
   /** Retries on UNAVAILABLE; defaults to 2. Set 0 for calls that must not repeat. */
   retries?: number;
   /** Receives the response's leading metadata (before the response itself). */
@@ -46,7 +56,7 @@ export function callMetadata(context: CallContext): Metadata {
 
 /**
  * One unary call with a deadline and the request id in metadata, retried only on UNAVAILABLE
- * while the deadline allows; failures arrive as GatewayError.
+ * while the deadline allows and the signal has not aborted; failures arrive as GatewayError.
  */
 export async function unary<M extends AnyUnaryMethod>(
   client: grpc.Client,
@@ -54,21 +64,27 @@ export async function unary<M extends AnyUnaryMethod>(
   request: RequestOf<M>,
   context: CallContext = {},
 ): Promise<ResponseOf<M>> {
-  const deadline = Date.now() + (context.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  const { signal } = context;
+  const relative = Date.now() + (context.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  const deadline = context.deadline !== undefined && context.deadline < relative ? context.deadline : relative;
   const metadata = callMetadata(context);
   let retries = context.retries ?? DEFAULT_RETRIES;
   for (let attempt = 0; ; attempt += 1) {
     try {
+      if (signal?.aborted) throw cancelledBeforeStart();
       return await new Promise<ResponseOf<M>>((resolve, reject) => {
+        let detach: (() => void) | undefined;
         const call = (method as unknown as FullUnaryMethod).call(client, request, metadata, { deadline }, (error, response) => {
+          detach?.();
           if (error) reject(error);
           else resolve(response as ResponseOf<M>);
         });
         if (context.onResponseMetadata) call.on('metadata', context.onResponseMetadata);
+        if (signal) detach = cancelOnAbort(call, signal);
       });
     } catch (error) {
       const backoff = RETRY_BACKOFF_MS * 2 ** attempt;
-      if (isTransportUnavailable(error) && retries > 0 && Date.now() + backoff < deadline) {
+      if (isTransportUnavailable(error) && retries > 0 && Date.now() + backoff < deadline && !signal?.aborted) {
         retries -= 1;
         await new Promise((resolve) => setTimeout(resolve, backoff));
         continue;
@@ -87,20 +103,11 @@ export type ClientConstructor<C extends grpc.Client> = (new (
 
 /**
  * Builds a client for one of the contracts' services: for an inproc: address, one that calls the
- * server published there in this process (no socket, no HTTP/2); with the h2 transport (the
- * default), the gateway's own client on Node's http2 module for any target it reaches (host:port,
- * dns:, ipv4:, ipv6:); otherwise grpc-js's, with the gateway's channel options and `extraOptions`.
- * The h2 client never shares its connections with another client, so it already behaves as
- * 'grpc.use_local_subchannel_pool' asks; grpc-js channel options do not apply to it.
+ * server published there in this process (no socket, no HTTP/2); for any other target, grpc-js's,
+ * with the gateway's channel options and `extraOptions`.
  */
-export function createClient<C extends grpc.Client>(
-  ctor: ClientConstructor<C>,
-  address: string,
-  extraOptions: grpc.ClientOptions = {},
-  transport: WireTransport = wireTransportOf(),
-): C {
+export function createClient<C extends grpc.Client>(ctor: ClientConstructor<C>, address: string, extraOptions: grpc.ClientOptions = {}): C {
   if (isInProcessAddress(address)) return createInProcessClient(ctor.service, address) as C;
-  if (transport === 'h2' && isH2Target(address)) return createH2Client(ctor.service, address) as C;
   return new ctor(address, loadGrpcJs().credentials.createInsecure(), { ...channelOptions, ...extraOptions });
 }
 

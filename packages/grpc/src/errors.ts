@@ -48,6 +48,11 @@ export function isTransportUnavailable(error: unknown): error is grpc.ServiceErr
   return isServiceError(error) && error.code === Status.UNAVAILABLE && first(error.metadata, CODE) === undefined;
 }
 
+/** A failed call as grpc-js reports it to a client: an Error with the status, its details and trailing metadata. */
+export function serviceError(code: Status, details: string, metadata: Metadata): grpc.ServiceError {
+  return Object.assign(new Error(`${code} ${Status[code]}: ${details}`), { code, details, metadata });
+}
+
 export function isServiceError(value: unknown): value is grpc.ServiceError {
   return value instanceof Error && typeof (value as Partial<grpc.ServiceError>).code === 'number' && 'metadata' in value;
 }

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import type * as grpc from '@grpc/grpc-js';
 import { Metadata, Status } from './grpc-js.js';
-import { serviceError, unaryArguments } from './h2-wire.js';
+import { serviceError } from './errors.js';
 import { MAX_MESSAGE_BYTES } from './options.js';
 
 // Calls between services that share one process, without a socket. A GrpcServer publishes its
@@ -27,8 +27,8 @@ export function inProcessAddress(name: string): string {
 
 type Method = grpc.MethodDefinition<unknown, unknown>;
 
-/** A method a server answers, by the kind of handler it has (shared with the HTTP/2 server). */
-export type ServedMethod = {
+/** A method a server answers, by the kind of handler it has. */
+type ServedMethod = {
   readonly definition: Method;
   /** Still answered while the server drains (health: it says NOT_SERVING rather than refusing). */
   readonly answeredWhileDraining: boolean;
@@ -51,7 +51,7 @@ interface Caller {
  * Adds a service's implemented unary and server-streaming methods to `methods`, by path
  * (client-streaming ones are left out: the gateway's handlers never take a request stream).
  */
-export function addServedMethods(
+function addServedMethods(
   methods: Map<string, ServedMethod>,
   definition: grpc.ServiceDefinition,
   implementation: grpc.UntypedServiceImplementation,
@@ -186,7 +186,7 @@ function messageOf(error: unknown): string {
 }
 
 /** A handler's failure as the status it ends the call with (grpc-js's serverErrorToStatus). */
-export function statusOf(
+function statusOf(
   error: grpc.ServerErrorResponse | Partial<grpc.StatusObject>,
   trailer: Metadata | undefined,
 ): { code: Status; details: string; metadata: Metadata | undefined } {
@@ -399,20 +399,24 @@ function openCall(
     caller.receiveStatus(Status.RESOURCE_EXHAUSTED, `Sent message larger than max (${request.length} vs. ${MAX_MESSAGE_BYTES})`, undefined);
     return undefined;
   }
+  const deadline = deadlineMs(options?.deadline);
+  // A deadline already past fails the call before it reaches a handler, as grpc-js's client does.
+  if (deadline <= Date.now()) {
+    caller.receiveStatus(Status.DEADLINE_EXCEEDED, 'Deadline exceeded', undefined);
+    return undefined;
+  }
   const endpoint = endpoints.get(address);
   if (endpoint === undefined) {
     caller.receiveStatus(Status.UNAVAILABLE, `No connection established: nothing in this process serves ${address}`, undefined);
     return undefined;
   }
-  const deadline = options?.deadline;
-  return endpoint.open(
-    method.path,
-    request,
-    metadata ?? new Metadata(),
-    deadline === undefined ? Number.POSITIVE_INFINITY : deadline instanceof Date ? deadline.getTime() : deadline,
-    caller,
-    address,
-  );
+  return endpoint.open(method.path, request, metadata ?? new Metadata(), deadline, caller, address);
+}
+
+/** A call option's deadline as Unix milliseconds; Infinity when there is none. */
+function deadlineMs(deadline: grpc.Deadline | undefined): number {
+  if (deadline === undefined) return Number.POSITIVE_INFINITY;
+  return deadline instanceof Date ? deadline.getTime() : deadline;
 }
 
 /** A unary call as its caller holds it: 'metadata' and 'status' events, cancel(). */
@@ -545,6 +549,31 @@ class InProcessResponseStream extends Readable implements grpc.ClientReadableStr
     stream.emit('error', serviceError(code, details, trailers));
     stream.emit('status', { code, details, metadata: trailers });
   }
+}
+
+/** A unary call's arguments after the request, as grpc-js's overloads take them: ([metadata], [options], callback). */
+function unaryArguments(
+  path: string,
+  first: unknown,
+  second: unknown,
+  third: unknown,
+): { metadata: Metadata | undefined; options: grpc.CallOptions | undefined; callback: grpc.requestCallback<unknown> } {
+  let metadata: Metadata | undefined;
+  let options: grpc.CallOptions | undefined;
+  let callback: unknown;
+  if (typeof third === 'function') {
+    metadata = first as Metadata | undefined;
+    options = second as grpc.CallOptions | undefined;
+    callback = third;
+  } else if (typeof second === 'function') {
+    if (first instanceof Metadata) metadata = first;
+    else options = first as grpc.CallOptions | undefined;
+    callback = second;
+  } else {
+    callback = first;
+  }
+  if (typeof callback !== 'function') throw new Error(`${path}: a unary call needs a callback`);
+  return { metadata, options, callback: callback as grpc.requestCallback<unknown> };
 }
 
 /**

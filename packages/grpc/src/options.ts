@@ -30,20 +30,3 @@ export const channelOptions: ChannelOptions = {
 
 /** Metadata key carrying the edge's request id through every hop. */
 export const REQUEST_ID_KEY = 'x-request-id';
-
-/**
- * What carries calls between processes: the gateway's own gRPC client and server on Node's
- * http2 module (`h2`, the default: the same wire, a fraction of the CPU per call), or grpc-js's
- * (`grpc-js`). Either side speaks to the other and to any gRPC implementation.
- */
-export type WireTransport = 'h2' | 'grpc-js';
-
-export const WIRE_TRANSPORT_ENV = 'GATEWAY_GRPC_TRANSPORT';
-
-/** The transport GATEWAY_GRPC_TRANSPORT names (`h2` when unset); throws on any other value. */
-export function wireTransportOf(env: NodeJS.ProcessEnv = process.env): WireTransport {
-  const value = env[WIRE_TRANSPORT_ENV];
-  if (value === undefined || value === '' || value === 'h2') return 'h2';
-  if (value === 'grpc-js') return 'grpc-js';
-  throw new Error(`${WIRE_TRANSPORT_ENV} must be h2 or grpc-js, not ${JSON.stringify(value)}`);
-}

@@ -13,9 +13,9 @@ import {
   type TracedScope,
 } from '@gateway/telemetry';
 import { toServiceError } from './errors.js';
-import { addressInUse, H2Endpoint } from './h2-server.js';
+import { callSignal, deadlineOf } from './call-signal.js';
 import { InProcessEndpoint } from './in-process.js';
-import { channelOptions, REQUEST_ID_KEY, wireTransportOf, type WireTransport } from './options.js';
+import { channelOptions, REQUEST_ID_KEY } from './options.js';
 import { upstreamMetadata } from './upstream-time.js';
 
 // grpc-js writes its own "E …" lines to stderr (a port already taken, for one) beside what the
@@ -33,8 +33,6 @@ export interface GrpcServerOptions {
   checks?: Readonly<Record<string, ReadinessCheck>>;
   /** How long in-flight calls may run on close before they are cut. */
   shutdownGraceMs?: number;
-  /** What serves callers in other processes; GATEWAY_GRPC_TRANSPORT's choice (h2) when unset. */
-  transport?: WireTransport;
   /** Connections get a GOAWAY after about this long (±10%); channelOptions' (5 min) when unset. For tests. */
   maxConnectionAgeMs?: number;
   /** How long calls on a connection past its age may still run; channelOptions' (1 h) when unset. For tests. */
@@ -47,7 +45,15 @@ export interface CallInfo {
   /** The call's request and trace: pass it on (CallContext.scope) and into log lines (fieldsOf). */
   scope: RequestScope;
   metadata: Metadata;
-  /** Aborted when the caller cancels or the deadline passes. */
+  /**
+   * The caller's deadline, Unix milliseconds (`Infinity` when it set none): pass it on
+   * (CallContext.deadline) so calls this handler makes end no later than its own.
+   */
+  deadline: number;
+  /**
+   * Aborted when the caller cancels or the deadline passes, for unary calls and streams alike;
+   * its reason is CALL_CANCELLED or CALL_DEADLINE_EXCEEDED. Pass it on (CallContext.signal).
+   */
   signal: AbortSignal;
   /**
    * Milliseconds the handler spent waiting on upstream providers; a handler that calls them adds
@@ -60,28 +66,6 @@ export interface CallInfo {
 export function requestIdOf(metadata: Metadata): string | undefined {
   const value = metadata.get(REQUEST_ID_KEY)[0];
   return typeof value === 'string' ? value : undefined;
-}
-
-/** The reason a call's signal carries; one shared Error, since building a DOMException per call is costly. */
-export const CALL_CANCELLED = new Error('the caller cancelled the call or its deadline passed');
-
-interface CancellableCall {
-  once(event: 'cancelled', listener: () => void): unknown;
-}
-
-/** A signal that aborts when the caller cancels, until `finish()` (grpc-js may report a late cancel after the answer). */
-function callSignal(call: CancellableCall): { signal: AbortSignal; finish: () => void } {
-  const controller = new AbortController();
-  let finished = false;
-  call.once('cancelled', () => {
-    if (!finished) controller.abort(CALL_CANCELLED);
-  });
-  return {
-    signal: controller.signal,
-    finish: () => {
-      finished = true;
-    },
-  };
 }
 
 /** Statuses that mean the server failed (OpenTelemetry's gRPC convention); the others are the caller's. */
@@ -110,8 +94,8 @@ function statusName(code: Status | undefined): string {
 export const LIVENESS_SERVICE = 'liveness';
 
 export class GrpcServer {
-  /** What serves other processes: the gateway's own HTTP/2 server (transport h2) or grpc-js's. */
-  readonly #server: { h2: H2Endpoint; grpcJs?: undefined } | { h2?: undefined; grpcJs: grpc.Server };
+  /** What serves other processes: grpc-js's server. */
+  readonly #server: grpc.Server;
   /** The same handlers for callers in this process (see listenInProcess). */
   readonly #inProcess = new InProcessEndpoint();
   readonly #logger: Logger;
@@ -119,7 +103,6 @@ export class GrpcServer {
   readonly #serviceNames = new Set<string>(['']);
   readonly #shutdownGraceMs: number;
   readonly #service: string;
-  readonly #transport: WireTransport;
   #draining = false;
 
   constructor(options: GrpcServerOptions) {
@@ -127,25 +110,16 @@ export class GrpcServer {
     this.#service = options.service ?? 'unknown';
     this.#checks = options.checks ?? {};
     this.#shutdownGraceMs = options.shutdownGraceMs ?? 10_000;
-    this.#transport = options.transport ?? wireTransportOf();
-    const age = { maxConnectionAgeMs: options.maxConnectionAgeMs, maxConnectionAgeGraceMs: options.maxConnectionAgeGraceMs };
-    this.#server =
-      this.#transport === 'h2'
-        ? { h2: new H2Endpoint(age) }
-        : {
-            grpcJs: new (loadGrpcJs().Server)({
-              ...channelOptions,
-              ...(age.maxConnectionAgeMs === undefined ? {} : { 'grpc.max_connection_age_ms': age.maxConnectionAgeMs }),
-              ...(age.maxConnectionAgeGraceMs === undefined ? {} : { 'grpc.max_connection_age_grace_ms': age.maxConnectionAgeGraceMs }),
-            }),
-          };
+    this.#server = new (loadGrpcJs().Server)({
+      ...channelOptions,
+      ...(options.maxConnectionAgeMs === undefined ? {} : { 'grpc.max_connection_age_ms': options.maxConnectionAgeMs }),
+      ...(options.maxConnectionAgeGraceMs === undefined ? {} : { 'grpc.max_connection_age_grace_ms': options.maxConnectionAgeGraceMs }),
+    });
     const health = protos().grpc.health.v1.Health.service;
     const healthHandlers = this.#healthHandlers();
-    // Health is still answered while the server drains, so it can say NOT_SERVING: in process,
-    // and over HTTP/2 on a connection that is still open (a drain sends GOAWAY on every one, so
-    // new probes find the server unreachable, as with grpc-js).
-    if (this.#server.h2) this.#server.h2.addService(health, healthHandlers, true);
-    else this.#server.grpcJs.addService(health, healthHandlers);
+    // In process, health is still answered while the server drains, so it says NOT_SERVING;
+    // over gRPC a draining grpc-js server takes no new call, so a probe finds it unreachable.
+    this.#server.addService(health, healthHandlers);
     this.#inProcess.addService(health, healthHandlers, true);
   }
 
@@ -161,8 +135,7 @@ export class GrpcServer {
     this.#serviceNames.add(name);
     const implemented: grpc.UntypedServiceImplementation = {};
     for (const [method, handler] of Object.entries(handlers)) if (handler) implemented[method] = handler;
-    if (this.#server.h2) this.#server.h2.addService(definition, implemented);
-    else this.#server.grpcJs.addService(definition, implemented);
+    this.#server.addService(definition, implemented);
     this.#inProcess.addService(definition, implemented);
   }
 
@@ -171,10 +144,11 @@ export class GrpcServer {
     const method = this.#method(name);
     return (call, callback) => {
       const startedAt = performance.now();
-      const { signal, finish } = callSignal(call);
+      const deadline = deadlineOf(call.getDeadline());
+      const { signal, finish } = callSignal(call, deadline);
       const requestId = requestIdOf(call.metadata);
       const scope = startServerScope(contextFromMetadata(call.metadata), requestId, method.span);
-      const info: CallInfo = { requestId, scope, metadata: call.metadata, signal, upstreamMs: 0 };
+      const info: CallInfo = { requestId, scope, metadata: call.metadata, deadline, signal, upstreamMs: 0 };
       // The reactions are attached inside the scope too, so what they log names the call.
       void runInScope(scope, () =>
         handler(call.request, info).then(
@@ -206,10 +180,11 @@ export class GrpcServer {
     const method = this.#method(name);
     return (call) => {
       const startedAt = performance.now();
-      const { signal, finish } = callSignal(call);
+      const deadline = deadlineOf(call.getDeadline());
+      const { signal, finish } = callSignal(call, deadline);
       const requestId = requestIdOf(call.metadata);
       const scope = startServerScope(contextFromMetadata(call.metadata), requestId, method.span);
-      const info: CallInfo = { requestId, scope, metadata: call.metadata, signal, upstreamMs: 0 };
+      const info: CallInfo = { requestId, scope, metadata: call.metadata, deadline, signal, upstreamMs: 0 };
       let started = false;
       const write = (message: Res): Promise<void> => {
         if (info.signal.aborted) return Promise.reject(new GatewayError('service_unavailable', { message: 'The caller went away.' }));
@@ -301,10 +276,8 @@ export class GrpcServer {
    * can say which one.
    */
   async listen(address: string): Promise<number> {
-    const { h2, grpcJs } = this.#server;
-    if (h2) return h2.listen(address);
     return new Promise((resolve, reject) => {
-      grpcJs.bindAsync(address, loadGrpcJs().ServerCredentials.createInsecure(), (error, port) => {
+      this.#server.bindAsync(address, loadGrpcJs().ServerCredentials.createInsecure(), (error, port) => {
         if (!error) return resolve(port);
         if (!/EADDRINUSE/.test(error.message)) return reject(error);
         reject(addressInUse(address, error));
@@ -328,12 +301,11 @@ export class GrpcServer {
   async close(): Promise<void> {
     this.#draining = true;
     this.#inProcess.drain();
-    const { h2, grpcJs } = this.#server;
-    // Over HTTP/2: no new connections, GOAWAY on every open one; resolves once all have closed.
-    const stopped = h2 ? h2.drain() : new Promise<void>((resolve) => grpcJs.tryShutdown(() => resolve()));
+    // Over gRPC: no new connections or calls, GOAWAY on every open one; resolves once all have closed.
+    const stopped = new Promise<void>((resolve) => this.#server.tryShutdown(() => resolve()));
     let timer: NodeJS.Timeout | undefined;
     const drained = await Promise.race([
-      Promise.all([stopped, h2?.idle(), this.#inProcess.idle()]).then(() => true),
+      Promise.all([stopped, this.#inProcess.idle()]).then(() => true),
       new Promise<false>((resolve) => {
         timer = setTimeout(() => resolve(false), this.#shutdownGraceMs);
         timer.unref();
@@ -341,11 +313,8 @@ export class GrpcServer {
     ]);
     clearTimeout(timer);
     if (!drained) {
-      grpcJs?.forceShutdown();
-      h2?.cutAll();
+      this.#server.forceShutdown();
       this.#inProcess.cutAll();
-      // The port is free once the cut connections have closed.
-      if (h2) await stopped;
     }
     this.#inProcess.close();
   }
@@ -398,6 +367,15 @@ export class GrpcServer {
       },
     };
   }
+}
+
+/** A port already taken, as Node's own listen reports it (code EADDRINUSE, with the port). */
+function addressInUse(address: string, cause: unknown): Error & { code: 'EADDRINUSE'; port: number } {
+  const taken = Number(address.slice(address.lastIndexOf(':') + 1));
+  return Object.assign(new Error(`listen EADDRINUSE: address already in use ${address}`, { cause }), {
+    code: 'EADDRINUSE' as const,
+    port: taken,
+  });
 }
 
 interface MethodTelemetry {

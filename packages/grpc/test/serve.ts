@@ -1,7 +1,7 @@
 import { silentLogger } from '@gateway/logging';
 import { protos, type ChatServiceClient } from '@gateway/protos';
 import { afterEach } from 'vitest';
-import { createClient, GrpcServer, inProcessAddress, type CallInfo, type ReadinessCheck, type WireTransport } from '../src/index.js';
+import { createClient, GrpcServer, inProcessAddress, type CallInfo, type ReadinessCheck } from '../src/index.js';
 
 // A real gRPC server on a loopback port, speaking the chat contract's ListModels with the
 // handler a test gives, and a client for it; both closed after each test.
@@ -32,19 +32,12 @@ export async function serve(
 }
 
 /**
- * How a test's client reaches its server: over a loopback port, with the gateway's own HTTP/2
- * client and server (`h2`), grpc-js's, or one of each (the wire is the same, so each talks to
- * the other); or in this process (the in-process transport).
+ * How a test's client reaches its server: over a loopback port with grpc-js on both sides
+ * (services in processes of their own), or in this process (the one-process start).
  */
-export type Transport = 'h2' | 'grpc-js' | 'h2 client, grpc-js server' | 'grpc-js client, h2 server' | 'in-process';
+export type Transport = 'grpc-js' | 'in-process';
 
-export const TRANSPORTS: readonly Transport[] = ['h2', 'grpc-js', 'h2 client, grpc-js server', 'grpc-js client, h2 server', 'in-process'];
-
-/** The client's and the server's wire transport of a socket transport. */
-export function sidesOf(transport: Exclude<Transport, 'in-process'>): { client: WireTransport; server: WireTransport } {
-  if (transport === 'h2' || transport === 'grpc-js') return { client: transport, server: transport };
-  return transport === 'h2 client, grpc-js server' ? { client: 'h2', server: 'grpc-js' } : { client: 'grpc-js', server: 'h2' };
-}
+export const TRANSPORTS: readonly Transport[] = ['grpc-js', 'in-process'];
 
 /** One message of StreamChatCompletion, as a handler writes it. */
 export interface StreamReply {
@@ -68,8 +61,7 @@ export async function serveOver(
   handlers: ChatHandlers,
   checks: Readonly<Record<string, ReadinessCheck>> = {},
 ): Promise<{ server: GrpcServer; client: ChatServiceClient; address: string }> {
-  const sides = transport === 'in-process' ? undefined : sidesOf(transport);
-  const server = new GrpcServer({ logger: silentLogger(), service: 'test', checks, shutdownGraceMs: 500, transport: sides?.server });
+  const server = new GrpcServer({ logger: silentLogger(), service: 'test', checks, shutdownGraceMs: 500 });
   const { listModels, stream } = handlers;
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, {
     ListModels: listModels && server.unary('ListModels', async (_request: unknown, call) => listModels(call)),
@@ -77,7 +69,7 @@ export async function serveOver(
       stream && server.serverStream('StreamChatCompletion', async (_request: unknown, write, call) => stream(write, call)),
   });
   let address: string;
-  if (sides !== undefined) {
+  if (transport === 'grpc-js') {
     address = `127.0.0.1:${await server.listen('127.0.0.1:0')}`;
   } else {
     inProcessServers += 1;
@@ -85,7 +77,7 @@ export async function serveOver(
     server.listenInProcess(address);
   }
   closers.push(() => server.close());
-  const client: ChatServiceClient = createClient(protos().gateway.chat.v1.ChatService, address, {}, sides?.client);
+  const client: ChatServiceClient = createClient(protos().gateway.chat.v1.ChatService, address);
   closers.push(() => client.close());
   return { server, client, address };
 }

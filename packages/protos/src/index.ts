@@ -39,8 +39,8 @@ const UNSAFE_NAMES = new Set(['__proto__', 'prototype', 'constructor']);
 /**
  * grpc-js's loadPackageDefinition, without loading grpc-js: the same hierarchy, messages and
  * enums as they are, and for each service a client class carrying its definition (`service`,
- * `serviceName`) that becomes grpc-js's generated class on first `new`. Only the grpc-js
- * transport constructs one (the h2 and in-process clients read `service`), so a process that
+ * `serviceName`) that becomes grpc-js's generated class on first `new`. Only a client for a
+ * target over the wire constructs one (the in-process client reads `service`), so a process that
  * never does holds none of grpc-js (~100 modules, ~2.9 MiB of heap).
  */
 function loadPackageDefinition(definition: protoLoader.PackageDefinition): grpc.GrpcObject {
