@@ -110,16 +110,3 @@ export function isSqliteDuplicate(error: unknown): boolean {
   if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') return true;
   return code === 'ERR_SQLITE_ERROR' && (errcode === SQLITE_CONSTRAINT_PRIMARYKEY || errcode === SQLITE_CONSTRAINT_UNIQUE);
 }
-
-/**
- * The worker thread's source line that opens `workerData.file` as `db` with `workerData.driver`
- * (the checkpointer's connection): `node:sqlite`, or the path `libsql` resolves to.
- */
-export const WORKER_OPEN = `const db = workerData.driver === 'node:sqlite'
-  ? new (require('node:sqlite').DatabaseSync)(workerData.file)
-  : new (require(workerData.driver))(workerData.file);`;
-
-/** What the checkpointer's `workerData.driver` holds for a driver. */
-export function workerDriver(name: SqliteDriverName): string {
-  return name === 'node:sqlite' ? 'node:sqlite' : createRequire(import.meta.url).resolve('libsql');
-}
