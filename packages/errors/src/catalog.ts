@@ -209,6 +209,14 @@ export const errorCatalog = {
     type: 'invalid_request_error',
     message: 'This operation is not available in this version of the gateway.',
   },
+  request_cancelled: {
+    // The caller left before the answer (its connection closed, or the hop before cancelled):
+    // 499 as proxies log it; nobody is left to read the body, but logs and metrics name it.
+    grpc: GrpcStatus.CANCELLED,
+    http: 499,
+    type: 'request_cancelled',
+    message: 'The caller cancelled the request before it was answered.',
+  },
   internal_error: {
     grpc: GrpcStatus.INTERNAL,
     http: 500,
@@ -242,6 +250,8 @@ export function codeForGrpcStatus(status: number): ErrorCode {
       return 'upstream_timeout';
     case GrpcStatus.UNIMPLEMENTED:
       return 'not_implemented';
+    case GrpcStatus.CANCELLED:
+      return 'request_cancelled';
     default:
       return 'internal_error';
   }

@@ -1,4 +1,6 @@
 import type * as grpc from '@grpc/grpc-js';
+import { GatewayError } from '@gateway/errors';
+import { DEADLINE_RETRY_AFTER_SECONDS } from './errors.js';
 
 /** Why a call's signal aborted, with a stable code: its caller cancelled it, or its deadline passed. */
 export class CallAbortedError extends Error {
@@ -9,6 +11,24 @@ export class CallAbortedError extends Error {
     this.name = 'CallAbortedError';
     this.code = code;
   }
+}
+
+/**
+ * What a handler that failed because its call's signal aborted answers with (no one may read
+ * it, but logs and metrics do): request_cancelled, or service_unavailable for a passed deadline.
+ * Any other failure, or one that is already a GatewayError, stays as it is.
+ */
+export function abortedCallError(error: unknown, signal: AbortSignal): unknown {
+  if (error instanceof GatewayError || !signal.aborted) return error;
+  const reason: unknown = signal.reason;
+  const code = reason instanceof CallAbortedError ? reason.code : 'CANCELLED';
+  return code === 'CANCELLED'
+    ? new GatewayError('request_cancelled', { cause: error })
+    : new GatewayError('service_unavailable', {
+        message: 'The call overran its deadline.',
+        retryAfterSeconds: DEADLINE_RETRY_AFTER_SECONDS,
+        cause: error,
+      });
 }
 
 // One shared instance of each, since building an Error per call is costly.

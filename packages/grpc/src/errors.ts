@@ -35,10 +35,21 @@ export function fromServiceError(error: grpc.ServiceError): GatewayError {
       cause: error,
     });
   }
-  const mapped = codeForGrpcStatus(error.code);
+  // A service that did not answer within the call's deadline: to the caller, as good as down
+  // for a while, so it hears when to try again (the edge's probes take a few seconds to notice).
+  if (error.code === Status.DEADLINE_EXCEEDED) {
+    return new GatewayError('service_unavailable', {
+      message: 'An internal service did not answer in time; retry shortly.',
+      retryAfterSeconds: DEADLINE_RETRY_AFTER_SECONDS,
+      cause: error,
+    });
+  }
   // Internal and transport details stay in the cause, out of the caller's message.
-  return new GatewayError(mapped === 'upstream_timeout' ? 'service_unavailable' : mapped, { cause: error });
+  return new GatewayError(codeForGrpcStatus(error.code), { cause: error });
 }
+
+/** Retry-After of a call that overran its deadline: as long as the edge's probes take to mark a hung service down. */
+export const DEADLINE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * UNAVAILABLE from the transport (no handler answered it: the connection failed or dropped), as

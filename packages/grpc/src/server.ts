@@ -13,7 +13,7 @@ import {
   type TracedScope,
 } from '@gateway/telemetry';
 import { toServiceError } from './errors.js';
-import { callSignal, deadlineOf } from './call-signal.js';
+import { abortedCallError, callSignal, deadlineOf } from './call-signal.js';
 import { InProcessEndpoint } from './in-process.js';
 import { channelOptions, REQUEST_ID_KEY } from './options.js';
 import { upstreamMetadata } from './upstream-time.js';
@@ -160,7 +160,7 @@ export class GrpcServer {
           },
           (error: unknown) => {
             finish();
-            const failure = this.#failure(name, error, scope);
+            const failure = this.#failure(name, abortedCallError(error, info.signal), scope);
             callback(failure);
             this.#failed(method, startedAt, scope, info.signal.aborted ? 'CANCELLED' : statusName(failure.code));
           },
@@ -219,7 +219,7 @@ export class GrpcServer {
           // grpc-js turns an 'error' event carrying a status into the call's final status.
           (error: unknown) => {
             finish();
-            const failure = this.#failure(name, error, scope);
+            const failure = this.#failure(name, abortedCallError(error, info.signal), scope);
             call.emit('error', failure);
             this.#failed(method, startedAt, scope, info.signal.aborted ? 'CANCELLED' : statusName(failure.code));
           },
