@@ -1,7 +1,6 @@
 import { GatewayError, isErrorCode } from '@gateway/errors';
-import type { RequestContext } from '@gateway/logging';
-import type { BudgetAuthority, ReserveInput } from './budget.js';
-import { createClient, unary, type CallContext } from '@gateway/grpc';
+import { traceOnly, type BudgetAuthority, type HoldContext, type ReserveInput } from './budget.js';
+import { abortedCallError, createClient, unary, type CallContext } from '@gateway/grpc';
 import {
   protos,
   type AccountingServiceClient,
@@ -344,10 +343,30 @@ function requiredTeam<T>(value: T | null | undefined): T {
 
 interface PendingHold {
   input: ReserveInput;
-  /** The caller's request and trace, for a hold that travels alone. */
-  context: RequestContext | undefined;
+  /** The caller's request, trace, deadline and signal, for a hold that travels alone. */
+  context: HoldContext | undefined;
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+/** The latest of a batch's deadlines: the batch serves them all; each caller leaves on its own signal. */
+function latestDeadline(batch: readonly PendingHold[]): number | undefined {
+  let latest: number | undefined;
+  for (const { context } of batch) {
+    const deadline = context?.deadline;
+    if (deadline === undefined || !Number.isFinite(deadline)) return undefined;
+    latest = latest === undefined ? deadline : Math.max(latest, deadline);
+  }
+  return latest;
+}
+
+/** Rejects a batched hold as soon as its own caller cancels or overruns, whatever the batch does. */
+function leaveOnAbort(pending: PendingHold): void {
+  const signal = pending.context?.signal;
+  if (!signal) return;
+  const onAbort = () => pending.reject(abortedCallError(new Error('the hold was abandoned'), signal));
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
 }
 
 /**
@@ -367,12 +386,17 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
       inFlight = false;
       flush();
     };
-    // A hold travelling alone goes in its caller's request and trace; a batch serves several
-    // requests, so it goes in none (a flush after a round trip runs in that trip's context).
+    // A hold travelling alone goes in its caller's request and trace, bounded and cancelled by
+    // its call; a batch serves several requests, so it goes in none (a flush after a round trip
+    // runs in that trip's context) and lasts until the latest of their deadlines.
     const only = batch.length === 1 ? batch[0] : undefined;
     const send = only
       ? client.reserveBudget(only.input, { ...only.context }).then((available) => [available])
-      : client.reserveBudgets(batch.map((p) => p.input));
+      : client.reserveBudgets(
+          batch.map((p) => p.input),
+          { deadline: latestDeadline(batch) },
+        );
+    if (!only) batch.forEach(leaveOnAbort);
     send
       .then(
         (results) => {
@@ -396,7 +420,7 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
         flush();
       }),
     release: async (hold, context) => {
-      await client.releaseReservation(hold, { ...context });
+      await client.releaseReservation(hold, traceOnly(context));
     },
   };
 }

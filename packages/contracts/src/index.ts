@@ -5,7 +5,16 @@
 export { AccountingClient, accountingBudget, type AuthenticatedKeyAnswer, type NewKeyInput } from './accounting.js';
 export { ChatClient, type Completion, type CompletionCall, type CompletionStream, type StreamMessage } from './chat.js';
 export { VideoClient, videoJobStatus, videoStatusMessage, type CreateVideoCall, type VideoJobStatus } from './video.js';
-export { perCallBudget, unlimitedBudget, type BudgetAuthority, type BudgetClaim, type CallBudget, type ReserveInput } from './budget.js';
+export {
+  perCallBudget,
+  traceOnly,
+  unlimitedBudget,
+  type BudgetAuthority,
+  type BudgetClaim,
+  type CallBudget,
+  type HoldContext,
+  type ReserveInput,
+} from './budget.js';
 export { BudgetLeases, LEASE_PREFIX, type BudgetLeaseOptions } from './leases.js';
 export { ALL_MODELS, hashSecret, KEY_PREFIX, keyAllows, looksLikeSecret } from './keys.js';
 export { newCompletionId, timeOrderedHex } from './completions.js';

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GatewayError } from '@gateway/errors';
-import type { RequestContext } from '@gateway/logging';
 import type { AccountingClient } from './accounting.js';
-import type { BudgetAuthority, BudgetClaim, CallBudget, ReserveInput } from './budget.js';
+import { traceOnly, type BudgetAuthority, type BudgetClaim, type CallBudget, type HoldContext, type ReserveInput } from './budget.js';
 import type { KeyChangedEvent } from './events.js';
 
 // Budget leases: a busy chat service holds a slice of a key's budget in accounting and draws
@@ -90,7 +89,7 @@ export class BudgetLeases implements CallBudget {
     return false;
   }
 
-  async claim(input: ReserveInput, context?: RequestContext): Promise<BudgetClaim> {
+  async claim(input: ReserveInput, context?: HoldContext): Promise<BudgetClaim> {
     if (!this.#isPerCall(input.keyId)) {
       const slotKey = `${input.keyId}|${input.group}`;
       let slot = this.#slots.get(slotKey);
@@ -131,7 +130,7 @@ export class BudgetLeases implements CallBudget {
     return { lease_id: lease.id, lease_nano_usd: amount };
   }
 
-  async #renew(slot: Slot, input: ReserveInput, context: RequestContext | undefined): Promise<void> {
+  async #renew(slot: Slot, input: ReserveInput, context: HoldContext | undefined): Promise<void> {
     const epoch = slot.epoch;
     const previous = slot.lease;
     slot.lease = undefined;
@@ -153,6 +152,8 @@ export class BudgetLeases implements CallBudget {
           wantNanoUsd: input.amountNanoUsd * calls,
           ...(previous ? { previous: { leaseId: previous.id, unusedNanoUsd: previous.remaining } } : {}),
         },
+        // Bounded by the call that started it: a hung accounting fails it within that call's
+        // deadline. Calls waiting on it then renew under their own (claim's rounds).
         { ...context },
       );
     } catch (error) {
@@ -184,7 +185,7 @@ export class BudgetLeases implements CallBudget {
     this.#live.set(leaseId, lease);
   }
 
-  async unclaim(keyId: string, claim: BudgetClaim, context?: RequestContext): Promise<void> {
+  async unclaim(keyId: string, claim: BudgetClaim, context?: HoldContext): Promise<void> {
     if ('reservation_id' in claim) {
       await this.perCall.release({ keyId, reservationId: claim.reservation_id }, context);
       return;
@@ -192,7 +193,10 @@ export class BudgetLeases implements CallBudget {
     const lease = this.#live.get(claim.lease_id);
     if (lease) lease.remaining += claim.lease_nano_usd;
     else
-      await this.client.releaseReservation({ keyId, reservationId: claim.lease_id, amountNanoUsd: claim.lease_nano_usd }, { ...context });
+      await this.client.releaseReservation(
+        { keyId, reservationId: claim.lease_id, amountNanoUsd: claim.lease_nano_usd },
+        traceOnly(context),
+      );
   }
 
   /** Gives back the undrawn part of every expired lease (calls still running keep their parts). */

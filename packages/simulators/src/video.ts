@@ -189,6 +189,13 @@ export class VideoSimulator {
   readonly #tasks = new Map<string, Task>();
   readonly #urls = new Map<string, SignedUrl>();
   readonly #secret = randomBytes(32);
+  /**
+   * A slow provider: milliseconds each create or query waits before it is answered (0: at once).
+   * A caller that leaves meanwhile is counted in `abandoned` and gets no answer (nor a task).
+   */
+  readonly delays = { create: 0, query: 0 };
+  /** Delayed requests whose caller closed the connection before the answer. */
+  abandoned = 0;
   #epoch = 0;
   #created = 0;
   #downloads = 0;
@@ -290,6 +297,8 @@ export class VideoSimulator {
     if (route === undefined) return this.#error(res, 404, `The requested resource ${path} was not found.`, '', 'NotFound');
     if (req.headers.authorization !== `Bearer ${this.#options.credential}`) return this.#unauthorized(res);
 
+    const delay = route.kind === 'create' ? this.delays.create : route.kind === 'query' ? this.delays.query : 0;
+    if (delay > 0 && !(await this.#held(res, delay))) return;
     if (route.kind === 'create') {
       if (badJson || body === undefined) return this.#error(res, 400, 'The request body is not valid JSON object.', '');
       return this.#create(res, body);
@@ -298,6 +307,23 @@ export class VideoSimulator {
     if (task === undefined) return this.#notFound(res, route.id);
     if (route.kind === 'query') return this.#query(res, task);
     return this.#delete(res, task);
+  }
+
+  /** Waits `ms`; false (and counted) when the caller left first. */
+  async #held(res: ServerResponse, ms: number): Promise<boolean> {
+    const left = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        res.off('close', onClose);
+        resolve(false);
+      }, ms);
+      const onClose = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      res.once('close', onClose);
+    });
+    if (left) this.abandoned += 1;
+    return !left;
   }
 
   #route(method: string, path: string): { kind: 'create' } | { kind: 'query' | 'delete'; id: string } | undefined {

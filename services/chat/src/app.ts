@@ -97,6 +97,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
       requestId: call.requestId,
       scope: call.scope,
       signal: call.signal,
+      deadline: call.deadline,
       timing: call,
       ...(request.completion_id ? { completionId: request.completion_id } : {}),
     };

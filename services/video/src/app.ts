@@ -116,12 +116,13 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
           inputReference: request.input_reference,
           size: request.size,
         },
-        { requestId: call.requestId, scope: call.scope },
+        // The hold on accounting and the provider's create end with the call (deadline, caller gone).
+        { requestId: call.requestId, scope: call.scope, deadline: call.deadline, signal: call.signal },
       );
       return { job: jobMessage(task, config.video.retentionSeconds) };
     }),
-    GetVideo: server.unary('GetVideo', async (request) => ({
-      job: jobMessage(await jobs.get(request.key_id, request.video_id), config.video.retentionSeconds),
+    GetVideo: server.unary('GetVideo', async (request, call) => ({
+      job: jobMessage(await jobs.get(request.key_id, request.video_id, call.deadline), config.video.retentionSeconds),
     })),
     ListVideos: server.unary('ListVideos', async (request) => {
       const page = await jobs.list(request.key_id, request.page_size, request.after, request.ascending);
@@ -146,8 +147,8 @@ export async function buildVideoApp(deps: VideoDeps): Promise<VideoApp> {
       await jobs.delete(request.key_id, request.video_id);
       return {};
     }),
-    ResolveVideoContent: server.unary('ResolveVideoContent', async (request) => ({
-      url: (await jobs.resolveContent(request.key_id, request.video_id, request.refresh)).url,
+    ResolveVideoContent: server.unary('ResolveVideoContent', async (request, call) => ({
+      url: (await jobs.resolveContent(request.key_id, request.video_id, request.refresh, call.signal)).url,
       content_length: 0,
     })),
   };

@@ -1,4 +1,5 @@
 import type { DeploymentConfig, Env } from '@gateway/config';
+import { abortedCallError } from '@gateway/grpc';
 import { Pool, UpstreamFailure, cleanUpstreamText, parseRetryAfter, sanitizeUpstreamMessage } from '@gateway/upstream';
 import type { Dispatcher } from 'undici';
 
@@ -16,13 +17,26 @@ function reasonOf(body: unknown): string | undefined {
 const SUBJECT = 'provider';
 
 export class ProviderHttp {
-  readonly #pools = new Map<string, Pool>();
+  readonly #pools: Map<string, Pool>;
+  readonly #signal: AbortSignal | undefined;
 
   /** `timeoutMs` (video.timeout_ms) applies where the deployment sets no `timeout_ms` of its own. */
   constructor(
     private readonly env: Env,
     private readonly timeoutMs: number,
-  ) {}
+    shared?: { pools: Map<string, Pool>; signal: AbortSignal },
+  ) {
+    this.#pools = shared?.pools ?? new Map();
+    this.#signal = shared?.signal;
+  }
+
+  /**
+   * The same pools, with every call also ended when `signal` aborts (a gRPC call's CallInfo.signal:
+   * its caller left or its deadline passed), failing with that reason as a GatewayError.
+   */
+  withSignal(signal: AbortSignal): ProviderHttp {
+    return new ProviderHttp(this.env, this.timeoutMs, { pools: this.#pools, signal });
+  }
 
   async call(deployment: DeploymentConfig, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
     const base = new URL(deployment.apiBase);
@@ -41,9 +55,10 @@ export class ProviderHttp {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? null : JSON.stringify(body),
-        signal: AbortSignal.timeout(deployment.timeoutMs ?? this.timeoutMs),
+        signal: this.#timeout(deployment),
       });
     } catch (error) {
+      if (this.#signal?.aborted) throw abortedCallError(error, this.#signal);
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
       throw new UpstreamFailure(timedOut ? 'timeout' : 'connect', { subject: SUBJECT, cause: error });
     }
@@ -64,6 +79,11 @@ export class ProviderHttp {
     }
     if (parsed === undefined && method !== 'DELETE') throw new UpstreamFailure('protocol', { subject: SUBJECT });
     return parsed;
+  }
+
+  #timeout(deployment: DeploymentConfig): AbortSignal {
+    const timeout = AbortSignal.timeout(deployment.timeoutMs ?? this.timeoutMs);
+    return this.#signal ? AbortSignal.any([timeout, this.#signal]) : timeout;
   }
 
   async close(): Promise<void> {

@@ -28,6 +28,8 @@ export interface CompletionInput {
   /** The call's request and trace, passed on to accounting and into log lines. */
   scope?: RequestScope;
   signal: AbortSignal;
+  /** The gRPC call's deadline, Unix ms (Infinity: none): the budget hold inherits it, with `signal`. */
+  deadline?: number;
   /** Receives the time spent waiting on upstream attempts (the gRPC call's CallInfo, in the service). */
   timing: UpstreamTiming;
 }
@@ -92,7 +94,8 @@ export class ChatCompletions {
     const amount = worstCaseCost(group, request);
     return this.budget.claim(
       { keyId: input.keyId, group: group.id, amountNanoUsd: amount, reservationId: completionId },
-      { requestId: input.requestId, scope: input.scope },
+      // A hung accounting fails the hold within the call's deadline, and a caller that leaves cancels it.
+      { requestId: input.requestId, scope: input.scope, deadline: input.deadline, signal: input.signal },
     );
   }
 

@@ -1,5 +1,12 @@
 import type { Bus } from '@gateway/bus';
-import { encodeSpendEvent, spendSubject, timeOrderedHex, type BudgetAuthority, type SpendEvent } from '@gateway/contracts';
+import {
+  encodeSpendEvent,
+  spendSubject,
+  timeOrderedHex,
+  type BudgetAuthority,
+  type HoldContext,
+  type SpendEvent,
+} from '@gateway/contracts';
 import type { DeploymentConfig, Env, VideoGroupConfig, VideoServiceConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger, type RequestContext } from '@gateway/logging';
@@ -19,6 +26,24 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 const URL_MAX_AGE_MS = 23 * 3600_000;
 const URL_MAX_DOWNLOADS = 90;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/**
+ * How long before its call's deadline a GET stops waiting for the provider's answer and answers
+ * from the record: enough for the answer to reach the edge in time.
+ */
+const ANSWER_MARGIN_MS = 300;
+
+/** The promise's value, or undefined once `ms` have passed first (the promise goes on). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Time-ordered, as completion ids are: the tasks table and the ledger append rather than scatter. */
 export function newJobId(): string {
@@ -88,7 +113,7 @@ export class VideoJobs {
    * cooling down, `router.retries` more attempts after a retryable failure, then the fallback
    * groups that can render the same request. The job stays on the deployment that accepted it.
    */
-  async create(keyId: string, model: string, groupId: string, input: CreateInput, context: RequestContext = {}): Promise<TaskRecord> {
+  async create(keyId: string, model: string, groupId: string, input: CreateInput, context: HoldContext = {}): Promise<TaskRecord> {
     const group = this.deps.groups.get(groupId);
     if (!group)
       throw new GatewayError('invalid_request', { param: 'model', message: `'${model}' is not a video model this deployment serves.` });
@@ -113,11 +138,14 @@ export class VideoJobs {
       }
     }
     await this.deps.budget.reserve({ keyId, group: group.id, amountNanoUsd: estimate, reservationId: jobId }, context);
+    // A caller that leaves (or overruns its deadline) ends the provider's create with it: no task
+    // nobody will learn of, and the hold goes back below.
+    const http = context.signal ? this.deps.http.withSignal(context.signal) : this.deps.http;
     try {
       let attempts = 0;
       const { attempt, result: taskId } = await this.deps.router.route(
         group,
-        (a) => this.#provider(a.deployment).create(this.deps.http, a.deployment, request),
+        (a) => this.#provider(a.deployment).create(http, a.deployment, request),
         {
           accepts,
           onOutcome: () => {
@@ -141,6 +169,11 @@ export class VideoJobs {
       );
       return await this.#record(keyId, model, group, attempt.group, attempt.deployment, taskId, request, jobId, context);
     } catch (error) {
+      if (context.signal?.aborted)
+        this.deps.logger.info(
+          { ...fieldsOf(context.scope), jobId, keyId },
+          'video create abandoned: its caller left or its deadline passed',
+        );
       await this.deps.budget.release({ keyId, reservationId: jobId }, context).catch(() => undefined);
       throw error;
     }
@@ -201,15 +234,26 @@ export class VideoJobs {
     return this.deps.groups.get(task.served_group ?? task.group);
   }
 
-  /** The caller's job, refreshed from the provider first when it is unfinished and stale. */
-  async get(keyId: string, id: string): Promise<TaskRecord> {
+  /**
+   * The caller's job, refreshed from the provider first when it is unfinished and stale. A refresh
+   * still running near `answerBy` (the call's deadline, Unix ms) is not waited for: the stored
+   * record answers, and the refresh goes on to update it (bounded by the provider timeout).
+   */
+  async get(keyId: string, id: string, answerBy = Number.POSITIVE_INFINITY): Promise<TaskRecord> {
     const task = await this.deps.tasks.findOwned(id, keyId);
     if (!task) throw new GatewayError('video_not_found');
     const stale = Date.now() - task.updated_at.getTime() >= this.deps.config.pollIntervalMs;
     if (TERMINAL.has(task.status) || !stale) return task;
     const leased = await this.deps.tasks.lease(task._id, LEASE_MS);
     if (!leased) return task;
-    return (await this.#refresh(leased)) ?? task;
+    const refresh = this.#refresh(leased).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, jobId: task._id }, 'video refresh failed');
+      return null;
+    });
+    if (!Number.isFinite(answerBy)) return (await refresh) ?? task;
+    const refreshed = await within(refresh, answerBy - ANSWER_MARGIN_MS - Date.now());
+    if (refreshed === undefined) this.deps.logger.info({ jobId: task._id }, 'video refresh overran the call; answered from the record');
+    return refreshed ?? task;
   }
 
   /** The caller's jobs, a page at a time (see TaskRepository.listOwned). */
@@ -278,7 +322,7 @@ export class VideoJobs {
   }
 
   /** Where the finished clip can be fetched: the provider's signed address, fresh when needed. */
-  async resolveContent(keyId: string, id: string, refresh: boolean): Promise<{ url: string }> {
+  async resolveContent(keyId: string, id: string, refresh: boolean, signal?: AbortSignal): Promise<{ url: string }> {
     const task = await this.deps.tasks.findOwned(id, keyId);
     if (!task) throw new GatewayError('video_not_found');
     if (task.status !== 'completed') {
@@ -293,7 +337,8 @@ export class VideoJobs {
       !task.video_url_at || Date.now() - task.video_url_at.getTime() > URL_MAX_AGE_MS || task.video_url_downloads >= URL_MAX_DOWNLOADS;
     let url = task.video_url;
     if (!url || refresh || old) {
-      const fresh = await this.#query(task);
+      // Bounded by the call: a caller that leaves or overruns ends the provider's query too.
+      const fresh = await this.#query(task, signal ? this.deps.http.withSignal(signal) : this.deps.http);
       if (!fresh.videoUrl) throw new GatewayError('upstream_error', { message: 'The provider gave no download address for the clip.' });
       url = fresh.videoUrl;
       await this.deps.tasks.update(task._id, { video_url: url, video_url_at: new Date(), video_url_downloads: 0 });
@@ -302,13 +347,13 @@ export class VideoJobs {
     return { url };
   }
 
-  async #query(task: TaskRecord): Promise<ProviderTask> {
+  async #query(task: TaskRecord, http: ProviderHttp = this.deps.http): Promise<ProviderTask> {
     const group = this.#servedGroup(task);
     const deployment = group?.deployments[task.deployment];
     if (!group || !deployment)
       throw new GatewayError('internal_error', { cause: new Error(`job ${task._id} names a deployment no longer configured`) });
     try {
-      return await this.#provider(deployment).query(this.deps.http, deployment, task.provider_task_id);
+      return await this.#provider(deployment).query(http, deployment, task.provider_task_id);
     } catch (error) {
       throw error instanceof UpstreamFailure ? error.toGatewayError() : error;
     }
