@@ -20,6 +20,6 @@ process.on('SIGUSR2', () => {
   }
   session.post('HeapProfiler.stopSampling', (error, result) => {
     sampling = false;
-    writeFileSync(process.env.ALLOCATION_PROFILE, JSON.stringify(error ? { error: String(error) } : result.profile));
+    writeFileSync(process.env.ALLOCATION_PROFILE ?? 'allocations.json', JSON.stringify(error ? { error: String(error) } : result.profile));
   });
 });

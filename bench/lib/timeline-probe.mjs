@@ -9,8 +9,9 @@ import http from 'node:http';
 import net from 'node:net';
 
 const role = process.env.TIMELINE_ROLE ?? 'process';
+/** @type {string[]} */
 let lines = [];
-const mark = (event) => lines.push(`timeline ${role} ${event} ${Number(process.hrtime.bigint() / 1000n) / 1000}`);
+const mark = (/** @type {string} */ event) => lines.push(`timeline ${role} ${event} ${Number(process.hrtime.bigint() / 1000n) / 1000}`);
 setInterval(() => {
   if (lines.length === 0) return;
   process.stderr.write(`${lines.join('\n')}\n`);
@@ -21,9 +22,14 @@ dc.subscribe('http.server.request.start', () => mark('request'));
 dc.subscribe('http.server.response.finish', () => mark('finish'));
 // The first write of a response (headers with the first bytes, or the whole answer).
 const written = new WeakSet();
+/**
+ * The prototypes patched below, as records of their methods.
+ * @typedef {Record<string, (...args: unknown[]) => unknown>} Methods
+ */
+const responses = /** @type {Methods} */ (/** @type {unknown} */ (http.ServerResponse.prototype));
 for (const method of ['write', 'end']) {
-  const original = http.ServerResponse.prototype[method];
-  http.ServerResponse.prototype[method] = function firstWrite(...args) {
+  const original = /** @type {(...args: unknown[]) => unknown} */ (responses[method]);
+  responses[method] = function firstWrite(/** @type {unknown[]} */ ...args) {
     if (!written.has(this)) {
       written.add(this);
       mark('first-write');
@@ -34,10 +40,11 @@ for (const method of ['write', 'end']) {
 
 // When the first bytes of a response reach the socket (Node may hold a write back to the next tick).
 const sent = new WeakSet();
+const sockets = /** @type {Methods} */ (/** @type {unknown} */ (net.Socket.prototype));
 for (const method of ['_write', '_writev']) {
-  const original = net.Socket.prototype[method];
-  net.Socket.prototype[method] = function socketWrite(...args) {
-    const response = this._httpMessage;
+  const original = /** @type {(...args: unknown[]) => unknown} */ (sockets[method]);
+  sockets[method] = function socketWrite(/** @type {unknown[]} */ ...args) {
+    const response = /** @type {{ _httpMessage?: unknown }} */ (/** @type {unknown} */ (this))._httpMessage;
     if (response instanceof http.ServerResponse && !sent.has(response)) {
       sent.add(response);
       mark('socket-write');
@@ -46,7 +53,11 @@ for (const method of ['_write', '_writev']) {
   };
 }
 
-const toUpstream = (request) => typeof request?.path === 'string' && request.path.endsWith('/chat/completions');
-dc.subscribe('undici:client:sendHeaders', ({ request }) => toUpstream(request) && mark('upstream-sent'));
-dc.subscribe('undici:request:headers', ({ request }) => toUpstream(request) && mark('upstream-answered'));
-dc.subscribe('undici:request:trailers', ({ request }) => toUpstream(request) && mark('upstream-ended'));
+/** @param {unknown} message an undici diagnostics message, `{ request: { path } }` */
+const toUpstream = (message) => {
+  const path = /** @type {{ request?: { path?: unknown } }} */ (message).request?.path;
+  return typeof path === 'string' && path.endsWith('/chat/completions');
+};
+dc.subscribe('undici:client:sendHeaders', (message) => toUpstream(message) && mark('upstream-sent'));
+dc.subscribe('undici:request:headers', (message) => toUpstream(message) && mark('upstream-answered'));
+dc.subscribe('undici:request:trailers', (message) => toUpstream(message) && mark('upstream-ended'));

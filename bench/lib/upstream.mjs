@@ -4,7 +4,7 @@
 import { ChatSimulator } from '@gateway/simulators';
 
 const common = {
-  flavor: 'openai',
+  flavor: /** @type {const} */ ('openai'),
   credential: 'bench-credential',
   models: ['bench-model'],
   record: false,

@@ -8,9 +8,10 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+/** @returns {Promise<boolean>} whether `wrk` is installed */
 export async function wrkAvailable() {
   try {
-    await run('wrk', ['--version']).catch((e) => {
+    await run('wrk', ['--version']).catch((/** @type {{ stdout?: string }} */ e) => {
       if (!String(e.stdout ?? '').includes('wrk')) throw e;
     });
     return true;
@@ -19,6 +20,7 @@ export async function wrkAvailable() {
   }
 }
 
+/** @param {string} text a wrk duration (`812.00us`, `1.20ms`, `2.00s`) @returns {number} milliseconds */
 function ms(text) {
   const m = /([\d.]+)(us|ms|s)/.exec(text);
   if (!m) return NaN;
@@ -26,7 +28,12 @@ function ms(text) {
   return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
 }
 
-/** wrk at `connections` for `durationMs` against a POST with `body`; same result shape as load.mjs. */
+/**
+ * wrk at `connections` for `durationMs` against a POST with `body`; same result shape as load.mjs.
+ * @param {{ url: string, path: string, headers: Record<string, string>, body: string }} target
+ * @param {{ connections: number, durationMs: number }} options
+ * @returns {Promise<import('./load.mjs').Summary>}
+ */
 export async function wrkClosedLoop({ url, path, headers, body }, { connections, durationMs }) {
   const dir = mkdtempSync(join(tmpdir(), 'wrk-'));
   try {

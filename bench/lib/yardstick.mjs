@@ -4,7 +4,8 @@
 import Fastify from 'fastify';
 import { Pool } from 'undici';
 
-const [fastUrl, spacedUrl] = process.argv.slice(2);
+const [fastUrl = '', spacedUrl = ''] = process.argv.slice(2);
+/** @type {Record<string, Pool>} */
 const pools = { fast: new Pool(fastUrl, { connections: 256 }), spaced: new Pool(spacedUrl, { connections: 256 }) };
 const app = Fastify({ logger: false });
 app.removeContentTypeParser('application/json');
@@ -12,16 +13,18 @@ app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body,
 
 for (const name of Object.keys(pools)) {
   app.post(`/${name}/v1/chat/completions`, async (request, reply) => {
-    const upstream = await pools[name].request({
+    const upstream = await /** @type {Pool} */ (pools[name]).request({
       method: 'POST',
       path: '/v1/chat/completions',
       headers: { 'content-type': 'application/json', authorization: 'Bearer bench-credential' },
-      body: request.body,
+      body: /** @type {Buffer} */ (request.body),
     });
     reply.code(upstream.statusCode).header('content-type', upstream.headers['content-type']);
     return reply.send(upstream.body);
   });
 }
 await app.listen({ host: '127.0.0.1', port: 0 });
-process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${app.server.address().port}` })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (app.server.address()).port}` })}\n`,
+);
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
