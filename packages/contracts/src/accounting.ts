@@ -360,7 +360,10 @@ function latestDeadline(batch: readonly PendingHold[]): number | undefined {
   return latest;
 }
 
-/** Rejects a batched hold as soon as its own caller cancels or overruns, whatever the batch does. */
+/**
+ * Rejects a hold as soon as its own caller cancels or overruns, queued or in a batch, whatever
+ * the others do (a hold accounting grants after that goes back with its sweeper).
+ */
 function leaveOnAbort(pending: PendingHold): void {
   const signal = pending.context?.signal;
   if (!signal) return;
@@ -379,8 +382,10 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
   let inFlight = false;
   const flush = (): void => {
     if (inFlight || queue.length === 0) return;
-    const batch = queue;
+    // Holds whose callers left while queued were rejected then (leaveOnAbort): not sent.
+    const batch = queue.filter((p) => !p.context?.signal?.aborted);
     queue = [];
+    if (batch.length === 0) return;
     inFlight = true;
     const done = () => {
       inFlight = false;
@@ -396,7 +401,6 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
           batch.map((p) => p.input),
           { deadline: latestDeadline(batch) },
         );
-    if (!only) batch.forEach(leaveOnAbort);
     send
       .then(
         (results) => {
@@ -416,7 +420,9 @@ export function accountingBudget(client: AccountingClient): BudgetAuthority {
   return {
     reserve: (input, context) =>
       new Promise<void>((resolve, reject) => {
-        queue.push({ input, context, resolve, reject });
+        const pending: PendingHold = { input, context, resolve, reject };
+        leaveOnAbort(pending);
+        queue.push(pending);
         flush();
       }),
     release: async (hold, context) => {

@@ -102,8 +102,13 @@ export class BudgetLeases implements CallBudget {
         const drawn = this.#draw(slot, input.amountNanoUsd);
         if (drawn) return drawn;
         if (slot.renewing) {
-          // Another call's renewal: its failure (its worst case not fitting, say) is its own.
-          await slot.renewing.catch(() => undefined);
+          // Another call's renewal: its failure (its worst case not fitting, its caller gone) is
+          // its own, but accounting not answering in time is everyone's: no second wait on it.
+          const failure = await slot.renewing.then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+          if (failure instanceof GatewayError && failure.code === 'service_unavailable') throw failure;
         } else {
           const renewing = this.#renew(slot, input, context).finally(() => {
             slot.renewing = undefined;

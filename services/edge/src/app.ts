@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, 
 import { KeyAuthenticator, refuseSeveralAuthorizations, type AuthenticatedKey } from './auth.js';
 import { ModelCatalog } from './catalog.js';
 import { onClientError, onConnect, onFrameworkError, onUnmetExpectation } from './client-errors.js';
+import { videoCreateDeadlineMs } from './deadlines.js';
 import { DEFAULT_WATCH, type Downstream, type WatchOptions } from './downstream.js';
 import { errorHandling, sendError } from './errors.js';
 import { adminRoutes } from './routes/admin.js';
@@ -181,6 +182,7 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
       catalog,
       stallTimeoutMs: config.server.stallTimeoutMs,
       downloadsPerKey: config.server.downloadsPerKey,
+      createDeadlineMs: videoCreateDeadlineMs(config),
     });
   });
 

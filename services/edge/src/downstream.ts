@@ -39,6 +39,12 @@ export class Downstream {
   // Up until probes say otherwise: a start does not refuse calls before the first probe.
   readonly #state: Record<DownstreamName, DownstreamState> = { accounting: 'up', chat: 'up', video: 'up' };
   readonly #failures: Record<DownstreamName, number> = { accounting: 0, chat: 0, video: 0 };
+  /** Aborted when the probes find that service not answering; a fresh one once it answers again. */
+  readonly #unreachable: Record<DownstreamName, AbortController> = {
+    accounting: new AbortController(),
+    chat: new AbortController(),
+    video: new AbortController(),
+  };
   #watching: NodeJS.Timeout | undefined;
 
   constructor(addresses: DownstreamAddresses) {
@@ -78,6 +84,15 @@ export class Downstream {
     });
   }
 
+  /**
+   * Aborts when the probes find the service not answering (hung or gone): calls in flight to it
+   * end then rather than at their deadlines. Not when it says it does not serve: a service
+   * draining for shutdown still finishes the calls it has.
+   */
+  unreachable(name: DownstreamName): AbortSignal {
+    return this.#unreachable[name].signal;
+  }
+
   /** The state the background probes last found (see watch). */
   state(name: DownstreamName): DownstreamState {
     return this.#state[name];
@@ -111,6 +126,8 @@ export class Downstream {
       const next = found === 'up' || this.#failures[name] >= options.failuresToDown ? found : previous;
       if (next === previous || !this.#watching) return;
       this.#state[name] = next;
+      if (next === 'unreachable') this.#unreachable[name].abort();
+      else if (previous === 'unreachable') this.#unreachable[name] = new AbortController();
       setDownstreamUp(name, next === 'up');
       options.onChange(name, next, previous);
     });

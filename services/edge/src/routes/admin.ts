@@ -14,11 +14,12 @@ import type {
 import { trafficSummary } from '@gateway/telemetry';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv } from 'ajv';
+import type { CallContext } from '@gateway/grpc';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import Type, { type Static, type TOptional, type TSchema } from '@gateway/typebox';
 import { refuseSeveralAuthorizations } from '../auth.js';
 import type { Downstream } from '../downstream.js';
-import { callContext } from '../telemetry.js';
+import { ROUTE_DEADLINES_MS, routeCall } from '../deadlines.js';
 import { page, spendLogFilters, spendLogQuery, spendLogRow } from './spend-logs.js';
 
 // The admin API (docs/admin-api.md): keys, teams, spend and the audit list. The edge checks
@@ -332,10 +333,14 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
     route.bodyLimit = Math.min(route.bodyLimit ?? ADMIN_BODY_LIMIT, ADMIN_BODY_LIMIT);
   });
 
-  app.addHook('onRequest', async (request) => {
+  // Every call an admin request makes: within 5 s of its arrival, cancelled if its caller leaves.
+  const calls = new WeakMap<FastifyRequest, CallContext>();
+  const adminCall = (request: FastifyRequest): CallContext => calls.get(request) ?? {};
+  app.addHook('onRequest', async (request, reply) => {
     refuseSeveralAuthorizations(request.raw.rawHeaders);
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     if (!match?.[1] || !tokenMatches(match[1], expected)) throw new GatewayError('invalid_admin_token');
+    calls.set(request, routeCall(request, reply, ROUTE_DEADLINES_MS.admin));
   });
 
   // Keys.
@@ -354,24 +359,24 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
         teamId: body.team_id ?? '',
         metadata: body.metadata ?? {},
       },
-      { ...callContext(request), audit: auditOf(request) },
+      { ...adminCall(request), audit: auditOf(request) },
     );
     return reply.code(201).send({ ...adminKeyView(key), key: secret });
   });
 
   app.get('/admin/v1/keys', { schema: { querystring: ListQuery } }, async (request) => {
-    const result = await accounting.listKeys(request.query.limit ?? 100, request.query.after ?? '', callContext(request));
+    const result = await accounting.listKeys(request.query.limit ?? 100, request.query.after ?? '', adminCall(request));
     return page(result.keys.map(adminKeyView), result.nextPageToken);
   });
 
   app.get('/admin/v1/keys/:id', { schema: { params: IdParams } }, async (request) => {
-    const { key } = await accounting.getKey(request.params.id, callContext(request));
+    const { key } = await accounting.getKey(request.params.id, adminCall(request));
     return adminKeyView(key);
   });
 
   app.patch('/admin/v1/keys/:id', { schema: { params: IdParams, body: PatchKeyBody } }, async (request) => {
     const { patch, mask } = keyPatch(request.body ?? {});
-    const key = await accounting.updateKey(request.params.id, patch, mask, { ...callContext(request), audit: auditOf(request) });
+    const key = await accounting.updateKey(request.params.id, patch, mask, { ...adminCall(request), audit: auditOf(request) });
     return adminKeyView(key);
   });
 
@@ -386,13 +391,13 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
     },
     async (request) => {
       const grace = request.body?.grace_seconds ?? 0;
-      const { key, secret } = await accounting.rotateKey(request.params.id, grace, { ...callContext(request), audit: auditOf(request) });
+      const { key, secret } = await accounting.rotateKey(request.params.id, grace, { ...adminCall(request), audit: auditOf(request) });
       return { ...adminKeyView(key), key: secret };
     },
   );
 
   app.delete('/admin/v1/keys/:id', { schema: { params: IdParams } }, async (request) => {
-    const key = await accounting.revokeKey(request.params.id, { ...callContext(request), retries: 0, audit: auditOf(request) });
+    const key = await accounting.revokeKey(request.params.id, { ...adminCall(request), retries: 0, audit: auditOf(request) });
     return adminKeyView(key);
   });
 
@@ -400,27 +405,27 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
 
   app.post('/admin/v1/teams', { schema: { body: CreateTeamBody } }, async (request, reply) => {
     const { fields } = teamFields(request.body);
-    const team = await accounting.createTeam(fields, { ...callContext(request), audit: auditOf(request) });
+    const team = await accounting.createTeam(fields, { ...adminCall(request), audit: auditOf(request) });
     return reply.code(201).send(adminTeamView(team));
   });
 
   app.get('/admin/v1/teams', { schema: { querystring: ListQuery } }, async (request) => {
-    const result = await accounting.listTeams(request.query.limit ?? 100, request.query.after ?? '', callContext(request));
+    const result = await accounting.listTeams(request.query.limit ?? 100, request.query.after ?? '', adminCall(request));
     return page(result.teams.map(adminTeamView), result.nextPageToken);
   });
 
   app.get('/admin/v1/teams/:id', { schema: { params: IdParams } }, async (request) =>
-    adminTeamView(await accounting.getTeam(request.params.id, callContext(request))),
+    adminTeamView(await accounting.getTeam(request.params.id, adminCall(request))),
   );
 
   app.patch('/admin/v1/teams/:id', { schema: { params: IdParams, body: PatchTeamBody } }, async (request) => {
     const { fields, mask } = teamFields(request.body ?? {});
-    const team = await accounting.updateTeam(request.params.id, fields, mask, { ...callContext(request), audit: auditOf(request) });
+    const team = await accounting.updateTeam(request.params.id, fields, mask, { ...adminCall(request), audit: auditOf(request) });
     return adminTeamView(team);
   });
 
   app.delete('/admin/v1/teams/:id', { schema: { params: IdParams } }, async (request) => {
-    await accounting.deleteTeam(request.params.id, { ...callContext(request), audit: auditOf(request) });
+    await accounting.deleteTeam(request.params.id, { ...adminCall(request), audit: auditOf(request) });
     return { id: request.params.id, object: 'team.deleted', deleted: true };
   });
 
@@ -428,7 +433,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
 
   app.get('/admin/v1/spend/logs', { schema: { querystring: SpendLogsQuery } }, async (request) => {
     const q = request.query;
-    const result = await accounting.listSpendLogs({ keyId: q.key_id, teamId: q.team_id, ...spendLogQuery(q) }, callContext(request));
+    const result = await accounting.listSpendLogs({ keyId: q.key_id, teamId: q.team_id, ...spendLogQuery(q) }, adminCall(request));
     return page(result.entries.map(spendLogRow), result.nextPageToken);
   });
 
@@ -436,7 +441,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
     const q = request.query;
     const days = await accounting.getDailySpend(
       { keyId: q.key_id, teamId: q.team_id, group: q.group, fromDay: q.from, toDay: q.to },
-      callContext(request),
+      adminCall(request),
     );
     return {
       object: 'list',
@@ -455,7 +460,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
     const q = request.query;
     const spenders = await accounting.getTopSpenders(
       { by: q.by ?? 'key', fromDay: q.from, toDay: q.to, limit: q.limit ?? 10 },
-      callContext(request),
+      adminCall(request),
     );
     return {
       object: 'list',
@@ -471,7 +476,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
     const monthStart = `${today.slice(0, 8)}01`;
     const [traffic, days] = await Promise.all([
       trafficSummary(),
-      accounting.getDailySpend({ fromDay: monthStart, toDay: today }, callContext(request)),
+      accounting.getDailySpend({ fromDay: monthStart, toDay: today }, adminCall(request)),
     ]);
     let month = 0;
     let monthSaved = 0;
@@ -512,7 +517,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
     const q = request.query;
     const result = await downstream.video.listAllVideos(
       { status: q.status, keyId: q.key_id ?? '', pageSize: q.limit ?? 100, after: q.after ?? '' },
-      callContext(request),
+      adminCall(request),
     );
     const data = result.jobs.map(({ job, key_id }) => ({
       id: job.id,
@@ -531,7 +536,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
   });
 
   app.get('/admin/v1/upstreams', { schema: { querystring: NoQuery } }, async (request) => {
-    const context = callContext(request);
+    const context = adminCall(request);
     // Each service answers for its own routers; one that is down leaves its part out, named.
     const answers = await Promise.allSettled([downstream.chat.upstreamHealth(context), downstream.video.upstreamHealth(context)]);
     const kinds = ['chat', 'video'] as const;
@@ -546,7 +551,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (fastif
     const q = request.query;
     const result = await accounting.listAuditEvents(
       { targetId: q.target_id, pageSize: q.limit ?? 100, pageToken: q.after },
-      callContext(request),
+      adminCall(request),
     );
     const data = result.events.map((e) => ({
       id: e.id,

@@ -7,6 +7,7 @@ import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
 import { peekChatFields } from '../peek.js';
 import type { Downstream } from '../downstream.js';
+import { callerLeft } from '../deadlines.js';
 import { cutWhenStalled } from '../stall.js';
 import { callContext, observeStreamOverhead, recordLeftStream } from '../telemetry.js';
 
@@ -97,7 +98,12 @@ export const chatRoutes: FastifyPluginAsync<ChatRoutesOptions> = async (app, opt
 
     const call: CompletionCall = { completionId: newCompletionId(), keyId: key.id, model, group: group.id, body: raw };
     if (!stream) {
-      const completion = await downstream.chat.createChatCompletion(call, { ...callContext(request), deadlineMs: options.unaryDeadlineMs });
+      // A caller that leaves cancels the call, and with it the chat service's upstream and hold.
+      const completion = await downstream.chat.createChatCompletion(call, {
+        ...callContext(request),
+        deadlineMs: options.unaryDeadlineMs,
+        signal: callerLeft(reply),
+      });
       // The overhead is observed with the request's duration, once the response has gone out.
       if (completion.upstreamMs !== undefined) request.upstreamMs = completion.upstreamMs;
       request.meteredUsage = completion.usage;

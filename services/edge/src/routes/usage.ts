@@ -6,6 +6,7 @@ import Type from '@gateway/typebox';
 import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
+import { ROUTE_DEADLINES_MS, routeCall } from '../deadlines.js';
 import { callContext } from '../telemetry.js';
 import { page, spendLogFilters, spendLogQuery, spendLogRow } from './spend-logs.js';
 
@@ -19,10 +20,9 @@ export interface UsageRoutesOptions {
 
 /** GET /v1/usage: budget, spend and model access of the calling key (shape in the README). */
 export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, { downstream, catalog }) => {
-  app.get('/v1/usage', async (request) => {
-    const context = callContext(request);
+  app.get('/v1/usage', async (request, reply) => {
     const [usage, groups] = await Promise.all([
-      downstream.accounting.getUsage(request.apiKey.key.id, context),
+      downstream.accounting.getUsage(request.apiKey.key.id, routeCall(request, reply, ROUTE_DEADLINES_MS.usage)),
       catalog.groups(callContext(request)),
     ]);
     const { key } = usage;
@@ -105,11 +105,13 @@ export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, {
    * GET /v1/usage/logs: the calling key's spend log, newest first, a page at a time (the same
    * rows as the admin API's `/admin/v1/spend/logs?key_id=`, which a key can never reach).
    */
-  app.withTypeProvider<TypeBoxTypeProvider>().get('/v1/usage/logs', { schema: { querystring: KeySpendLogsQuery } }, async (request) => {
-    const result = await downstream.accounting.listSpendLogs(
-      { keyId: request.apiKey.key.id, ...spendLogQuery(request.query) },
-      callContext(request),
-    );
-    return page(result.entries.map(spendLogRow), result.nextPageToken);
-  });
+  app
+    .withTypeProvider<TypeBoxTypeProvider>()
+    .get('/v1/usage/logs', { schema: { querystring: KeySpendLogsQuery } }, async (request, reply) => {
+      const result = await downstream.accounting.listSpendLogs(
+        { keyId: request.apiKey.key.id, ...spendLogQuery(request.query) },
+        routeCall(request, reply, ROUTE_DEADLINES_MS.usage),
+      );
+      return page(result.entries.map(spendLogRow), result.nextPageToken);
+    });
 };

@@ -2,7 +2,8 @@ import { groupMode, videoJobStatus } from '@gateway/contracts';
 import { GatewayError, toOpenAIError } from '@gateway/errors';
 import type { VideoJob__Output } from '@gateway/protos';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { CallContext } from '@gateway/grpc';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import type { Agent, Dispatcher } from 'undici';
@@ -10,6 +11,7 @@ import { callerMay } from '../auth.js';
 import { clipResponse, inlineClip } from '../inline-clip.js';
 import type { ModelCatalog } from '../catalog.js';
 import type { Downstream } from '../downstream.js';
+import { guarded, ROUTE_DEADLINES_MS, routeCall } from '../deadlines.js';
 import { cutWhenStalled } from '../stall.js';
 import { callContext } from '../telemetry.js';
 
@@ -20,6 +22,8 @@ export interface VideoRoutesOptions {
   stallTimeoutMs: number;
   /** Clip downloads one key may have running at once on this edge. */
   downloadsPerKey: number;
+  /** A create's deadline: the providers' longest timeout and a margin (deadlines.ts). */
+  createDeadlineMs: number;
 }
 
 /** The job object of the specification; never the provider's task id or download address. */
@@ -156,7 +160,11 @@ class DownloadSlots {
  * provider's signed address is resolved by the video service and never shown.
  */
 export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, options) => {
-  const { downstream, catalog, stallTimeoutMs, downloadsPerKey } = options;
+  const { downstream, catalog, stallTimeoutMs, downloadsPerKey, createDeadlineMs } = options;
+  // Each call to the video service: within the route's deadline, ended when the caller leaves
+  // or the probes find the service hung (then a 503 with Retry-After at once).
+  const video = <T>(request: FastifyRequest, reply: FastifyReply, deadlineMs: number, call: (context: CallContext) => Promise<T>) =>
+    guarded(downstream, 'video', routeCall(request, reply, deadlineMs), call);
   await app.register(multipart, { limits: { fields: 20, fieldSize: 64 * 1024, files: 1, fileSize: 1 } });
   // Clip bytes have a pool of their own, with no cap per provider: a cap shared by every caller
   // is what paused readers fill. What bounds them instead: the per-key limit on downloads
@@ -192,25 +200,27 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, o
       });
     }
     if (spentNanoUsd >= key.budget_nano_usd) throw new GatewayError('budget_exceeded');
-    const job = await downstream.video.createVideo(
-      {
-        keyId: key.id,
-        model: fields.model,
-        group: group.id,
-        prompt: fields.prompt,
-        seconds: fields.seconds,
-        resolution: fields.resolution,
-        ratio: fields.ratio,
-        inputReference: fields.input_reference,
-        size: fields.size,
-      },
-      callContext(request),
+    const job = await video(request, reply, createDeadlineMs, (context) =>
+      downstream.video.createVideo(
+        {
+          keyId: key.id,
+          model: fields.model,
+          group: group.id,
+          prompt: fields.prompt,
+          seconds: fields.seconds,
+          resolution: fields.resolution,
+          ratio: fields.ratio,
+          inputReference: fields.input_reference,
+          size: fields.size,
+        },
+        context,
+      ),
     );
     return reply.code(200).send(jobView(job));
   });
 
   // The caller's jobs, as the openai SDK's videos.list reads them.
-  app.get<{ Querystring: { after?: string; limit?: string; order?: string } }>('/v1/videos', async (request) => {
+  app.get<{ Querystring: { after?: string; limit?: string; order?: string } }>('/v1/videos', async (request, reply) => {
     const { after, limit, order } = request.query;
     const size = limit === undefined ? 20 : Number(limit);
     if (!Number.isInteger(size) || size < 1 || size > 100) {
@@ -225,22 +235,25 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, o
     if (after !== undefined && (typeof after !== 'string' || after.length > 100)) {
       throw new GatewayError('invalid_request', { param: 'after', message: "Invalid value for 'after': must be a video id." });
     }
-    const page = await downstream.video.listVideos(
-      request.apiKey.key.id,
-      { pageSize: size, after: after ?? '', ascending: order === 'asc' },
-      callContext(request),
+    const page = await video(request, reply, ROUTE_DEADLINES_MS.videoRead, (context) =>
+      downstream.video.listVideos(request.apiKey.key.id, { pageSize: size, after: after ?? '', ascending: order === 'asc' }, context),
     );
     const data = page.jobs.map(jobView);
     return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: page.hasMore };
   });
 
-  app.delete<{ Params: { id: string } }>('/v1/videos/:id', async (request) => {
-    await downstream.video.deleteVideo(request.apiKey.key.id, request.params.id, callContext(request));
+  app.delete<{ Params: { id: string } }>('/v1/videos/:id', async (request, reply) => {
+    await video(request, reply, ROUTE_DEADLINES_MS.videoRead, (context) =>
+      downstream.video.deleteVideo(request.apiKey.key.id, request.params.id, context),
+    );
     return { id: request.params.id, object: 'video.deleted', deleted: true };
   });
 
-  app.get<{ Params: { id: string } }>('/v1/videos/:id', async (request) => {
-    const job = await downstream.video.getVideo(request.apiKey.key.id, request.params.id, callContext(request));
+  app.get<{ Params: { id: string } }>('/v1/videos/:id', async (request, reply) => {
+    // The video service answers from the record when a provider refresh would overrun this.
+    const job = await video(request, reply, ROUTE_DEADLINES_MS.videoRead, (context) =>
+      downstream.video.getVideo(request.apiKey.key.id, request.params.id, context),
+    );
     request.metricsGroup = catalog.cachedGroupId(job.model) ?? '';
     return jobView(job);
   });
@@ -284,7 +297,10 @@ export const videoRoutes: FastifyPluginAsync<VideoRoutesOptions> = async (app, o
     // backpressure; a stale signed address (24 hours or 100 downloads) is swapped for a fresh
     // one, once, before anything is sent.
     const relay = async (refresh: boolean): Promise<'stale' | 'sent'> => {
-      const url = await downstream.video.resolveContent(keyId, request.params.id, refresh, callContext(request));
+      // Bounded: resolving the address, not relaying the bytes (the stall timeout bounds those).
+      const url = await video(request, reply, ROUTE_DEADLINES_MS.videoContent, (context) =>
+        downstream.video.resolveContent(keyId, request.params.id, refresh, context),
+      );
       const inline = inlineClip(url);
       if (inline) {
         const { status, headers, body } = clipResponse(inline, range);
