@@ -41,18 +41,30 @@
 // lines × 5 scenarios × 3 rounds × 6 targets; BENCH_SECONDS=2 BENCH_ROUNDS=1 takes about 3);
 // the first run adds under a minute of installs. Everything listens on and talks to 127.0.0.1,
 // and every process started is stopped when the benchmark ends, on error or signal too.
-import { mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeChatConfig } from './lib/config.mjs';
 import { newestLtsNode, portkeyGateway } from './lib/installs.mjs';
 import { closedLoop, fixedRate, sequential, target } from './lib/load.mjs';
-import { freePort, startNats as startNatsServer } from './lib/nats.mjs';
-import { json, writeChatConfig } from './lib/config.mjs';
-import { cpuSeconds, gatewayCommand, gatewayEnv, peakRssMiB, sleeps, start, stopAll, stopAndWait } from './lib/procs.mjs';
+import { cpuSeconds, peakRssMiB, sleeps } from './lib/procs.mjs';
+import {
+  createKey,
+  freePort,
+  root,
+  scratchDir,
+  start,
+  startGateway,
+  startNaiveChain,
+  startUpstream,
+  startYardstick,
+  stopAndWait,
+  track,
+  tracked,
+  untrack,
+} from './lib/start.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const list = (value, fallback) =>
   (value ?? fallback)
     .split(',')
@@ -79,24 +91,8 @@ const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const UPSTREAM_KEY = 'bench-credential';
 const startedAt = Date.now();
 
-// --- processes: every child is tracked, and stopped however the benchmark ends ----------------
-const children = [];
-const tmp = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
-process.on('exit', () => {
-  stopAll(children);
-  rmSync(tmp, { recursive: true, force: true });
-});
-process.on('SIGINT', () => process.exit(130));
-process.on('SIGTERM', () => process.exit(143));
-process.on('SIGHUP', () => process.exit(129));
-const track = (child) => {
-  children.push(child);
-  return child;
-};
-const untrack = (gone) => {
-  const rest = children.filter((c) => !gone.includes(c));
-  children.splice(0, children.length, ...rest);
-};
+// --- processes: every child is tracked (bench/lib/start.mjs), and stopped however the benchmark ends
+const tmp = scratchDir('gateway-bench-');
 
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
@@ -112,16 +108,14 @@ if (NODES.includes('lts')) {
 const portkey = TARGETS.includes('portkey') ? portkeyGateway() : undefined;
 
 // --- the upstreams (on the machine's Node, for every line) ----------------------------------
-const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
-track(upstream.child);
-const urls = upstream.value;
+const upstream = await startUpstream();
+const urls = { fast: upstream.fast, spaced: upstream.spaced };
 
 const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [
   { id: 'bench-fast', url: urls.fast },
   { id: 'bench-spaced', url: urls.spaced },
 ]);
 const baseEnv = {
-  ...gatewayEnv(root),
   NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS ?? '',
   GATEWAY_CONFIG: configPath,
   ADMIN_TOKEN,
@@ -152,12 +146,11 @@ function directTarget() {
 }
 
 async function yardstickTarget(node) {
-  const y = await start([join(root, 'bench/lib/yardstick.mjs'), urls.fast, urls.spaced], { ready: json, name: 'yardstick', node });
-  track(y.child);
+  const y = await startYardstick(urls, { node });
   return {
     key: 'yardstick',
     label: 'yardstick',
-    request: (kind, stream) => target(`${y.value.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
+    request: (kind, stream) => target(`${y.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
     pids: [y.child.pid],
     rssPids: { '': y.child.pid },
     stop: () => stopAndWait([y.child]),
@@ -165,14 +158,13 @@ async function yardstickTarget(node) {
 }
 
 async function naiveTarget(node) {
-  const n = await start([join(root, 'bench/lib/naive-chain.mjs'), urls.fast, urls.spaced], { ready: json, name: 'naive chain', node });
-  track(n.child);
+  const n = await startNaiveChain(urls, { node });
   return {
     key: 'naive',
     label: 'naive chain',
-    request: (kind, stream) => target(`${n.value.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
-    pids: [n.child.pid, n.value.servicePid],
-    rssPids: { front: n.child.pid, service: n.value.servicePid },
+    request: (kind, stream) => target(`${n.url}/${kind}`, '/v1/chat/completions', {}, body('bench-model', stream)),
+    pids: [n.child.pid, n.servicePid],
+    rssPids: { front: n.child.pid, service: n.servicePid },
     stop: () => stopAndWait([n.child]),
   };
 }
@@ -211,79 +203,25 @@ async function portkeyTarget(node) {
 
 /** The gateway of a checkout (this one, or BENCH_BASELINE) started one way or the other, with a key of its own. */
 async function gatewayTarget(node, mode, checkout = root) {
-  const cli = gatewayCommand(checkout);
   const baseline = checkout !== root;
   const dataDir = `${mode}-${node === process.execPath ? 'm' : 'l'}${baseline ? '-baseline' : ''}`;
-  let url;
-  let pids;
-  let stop;
-  if (mode === 'one') {
-    const g = await start([...cli, 'start'], {
-      env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, dataDir) },
-      name: 'gateway',
-      node,
-      ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
-    });
-    track(g.child);
-    url = g.value;
-    pids = { '': g.child.pid };
-    stop = () => stopAndWait([g.child]);
-  } else {
-    // Separate processes as operators start them: `gateway start --separate`, with spend and key
-    // events over a nats-server of the benchmark's own.
-    const nats = await startNats();
-    const s = await start([...cli, 'start', '--separate', '--auto-ports'], {
-      // --auto-ports leaves the first edge on PORT.
-      env: {
-        ...baseEnv,
-        NATS_URL: nats.url,
-        PORT: String(await freePort()),
-        GATEWAY_DATA_DIR: join(tmp, dataDir),
-      },
-      name: 'gateway (separate)',
-      node,
-      ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
-    });
-    track(s.child);
-    url = s.value.listening;
-    pids = Object.fromEntries(Object.entries(s.value.pids).map(([n, pid]) => [n.replace(/-1$/, ''), pid]));
-    stop = async () => {
-      await stopAndWait([s.child]);
-      await stopAndWait([nats.child]);
-    };
-  }
-  const key = await createKey(url);
+  const gateway = await startGateway({ mode, checkout, node, natsDir: tmp, env: { ...baseEnv, GATEWAY_DATA_DIR: join(tmp, dataDir) } });
+  const pids = mode === 'one' ? { '': gateway.child.pid } : gateway.pids;
+  const key = await createKey(gateway.url, ADMIN_TOKEN);
   return {
     key: `gateway-${mode}${baseline ? '-baseline' : ''}`,
     label: `${mode === 'one' ? 'gateway, one process' : 'gateway, separate'}${baseline ? ' (baseline)' : ''}`,
     request: (kind, stream) =>
       target(
-        url,
+        gateway.url,
         '/v1/chat/completions',
         { authorization: `Bearer ${key}` },
         body(kind === 'spaced' ? 'bench-spaced' : 'bench-fast', stream),
       ),
     pids: Object.values(pids),
     rssPids: pids,
-    stop,
+    stop: () => gateway.stop(),
   };
-}
-
-/** A nats-server of the run's own, stopped with the rest. */
-async function startNats() {
-  const nats = await startNatsServer(tmp);
-  track(nats.child);
-  return nats;
-}
-
-async function createKey(url) {
-  const response = await fetch(`${url}/admin/v1/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bench', models: ['*'], budget_usd: 1_000_000 }),
-  });
-  if (response.status !== 201) throw new Error(`key creation failed: ${response.status}`);
-  return (await response.json()).key;
 }
 
 /** The assistant's text of one call, plain or streamed (SSE up to `data: [DONE]`). */
@@ -373,6 +311,7 @@ async function measure(targets) {
       for (const t of order) {
         const cpuBefore = t.pids.map(cpuSeconds);
         const sleepsBefore = t.pids.map(sleeps);
+        /** @type {any} */
         const r = await scenario.run(loads[t.key]);
         const used = t.pids.map((pid, i) => cpuSeconds(pid) - cpuBefore[i]);
         const slept = t.pids.map((pid, i) => sleeps(pid) - sleepsBefore[i]);
@@ -548,7 +487,7 @@ for (const line of nodeLines) {
     targets.map((t) => [t.key, Object.fromEntries(Object.entries(t.rssPids).map(([n, pid]) => [n, peakRssMiB(pid)]))]),
   );
   for (const t of targets) await t.stop();
-  untrack(children.filter((c) => c !== upstream.child));
+  untrack(tracked().filter((c) => c !== upstream.child));
   tables.push(table(line, targets, byScenario, rss));
   raw.push({ node: line.version, label: line.label, rss, scenarios: byScenario });
 }

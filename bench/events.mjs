@@ -16,11 +16,9 @@
 //    (as chat calls do), 15% settle per-call reservations with tokens (keys with rate limits);
 //    24 keys, 16 of them in 4 teams (2 with a team budget).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { root, scratchDir, startNats, track } from './lib/start.mjs';
 import { decodeSpendEvent, encodeSpendEvent, LEASE_PREFIX, SPEND_STREAM, SPEND_SUBJECTS } from '../packages/contracts/dist/index.js';
 
 const part = process.env.EVENTS_PART ?? 'all';
@@ -28,6 +26,7 @@ if (part === 'all' || part === 'codec') codec();
 if (part === 'all' || part === 'writes') await writes();
 
 function codec() {
+  /** @type {import('../packages/contracts/dist/index.js').SpendEvent} */
   const event = {
     id: 'chatcmpl-3f9c2a7e1b6d4c0a9e8f7a6b5c4d3e2f',
     kind: 'chat',
@@ -64,40 +63,13 @@ async function writes() {
   const { SqliteStore } = await import('../packages/store/dist/index.js');
   const { countStoreWrite, metricsRegistry } = await import('../packages/telemetry/dist/index.js');
 
-  const root = fileURLToPath(new URL('..', import.meta.url));
   const rates = (process.env.EVENTS_RATES ?? '250,1000,4000').split(',').map(Number);
   const seconds = Number(process.env.EVENTS_SECONDS ?? 6);
   const GROUP = 'gamma-flash';
-  const tmp = mkdtempSync(join(tmpdir(), 'gateway-events-bench-'));
-  const children = [];
-  process.on('exit', () => {
-    for (const child of children) child.kill('SIGKILL');
-    rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-  });
+  const tmp = scratchDir('gateway-events-bench-');
 
   // --- NATS ---
-  const natsPort = await new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-  const natsBinary = ['/usr/sbin/nats-server', '/usr/bin/nats-server'].find((p) => existsSync(p)) ?? 'nats-server';
-  const nats = spawn(natsBinary, ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', join(tmp, 'nats')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(nats);
-  await new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      if (out.includes('Server is ready')) resolve();
-    };
-    nats.stdout.on('data', onData);
-    nats.stderr.on('data', onData);
-    nats.once('exit', (code) => reject(new Error(`nats-server exited ${code}: ${out}`)));
-  });
-  const natsUrl = `nats://127.0.0.1:${natsPort}`;
+  const natsUrl = (await startNats(tmp)).url;
 
   // --- accounting, as `gateway start --service accounting` opens it (store and outbox in one gateway.db) ---
   const dataDir = join(tmp, 'accounting');
@@ -165,11 +137,12 @@ async function writes() {
     const startedAt = performance.now();
     // This process is accounting (and the bench's polling, a read every 50 ms).
     const cpuBefore = process.cpuUsage();
-    const publisher = spawn(process.execPath, [join(root, 'bench/lib/spend-publisher.mjs'), file], {
-      env: { ...process.env, NATS_URL: natsUrl, EVENTS_RATE: String(rate) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(publisher);
+    const publisher = track(
+      spawn(process.execPath, [join(root, 'bench/lib/spend-publisher.mjs'), file], {
+        env: { ...process.env, NATS_URL: natsUrl, EVENTS_RATE: String(rate) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     let applied = 0;
     const deadline = Date.now() + seconds * 1000 + 60_000;
     while (applied < count && Date.now() < deadline) {
@@ -181,6 +154,7 @@ async function writes() {
     await new Promise((resolve) => (publisher.exitCode === null ? publisher.once('exit', resolve) : resolve()));
     // Settled spend on the ledger equals what was published: nothing lost, nothing twice.
     const expected = events.reduce((sum, e) => sum + e.cost_nano_usd, 0);
+    /** @type {any[]} */
     const entries = await ledger.find({ _id: { $in: events.map((e) => e.id) } });
     const recorded = entries.reduce((sum, e) => sum + e.cost_nano_usd, 0);
     const after = await writeCounts();

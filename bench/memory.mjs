@@ -3,39 +3,21 @@
 // the one-process gateway, then through the separate processes over NATS; the RSS of every
 // gateway process is sampled at each tenth of the calls, so growth over the run shows.
 // Usage: npm run build && node bench/memory.mjs   (MEMORY_CALLS=200000, MEMORY_MODES=one,separate)
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { freePort, startNats } from './lib/nats.mjs';
-import { json, writeChatConfig } from './lib/config.mjs';
-import { cpuSeconds, gatewayCommand, gatewayEnv, rssMiB, start, stopAll } from './lib/procs.mjs';
+import { writeChatConfig } from './lib/config.mjs';
+import { cpuSeconds, rssMiB } from './lib/procs.mjs';
+import { createKey, scratchDir, startGateway, startUpstream } from './lib/start.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const CALLS = Number(process.env.MEMORY_CALLS ?? 200_000);
 const MODES = (process.env.MEMORY_MODES ?? 'one,separate').split(',');
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-const tmp = mkdtempSync(join(tmpdir(), 'gateway-memory-'));
-const children = [];
-process.on('exit', () => {
-  stopAll(children);
-  rmSync(tmp, { recursive: true, force: true });
-});
-process.on('SIGINT', () => process.exit(130));
+const tmp = scratchDir('gateway-memory-');
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
-async function startNatsServer() {
-  const nats = await startNats(tmp);
-  children.push(nats.child);
-  return nats.url;
-}
-
-const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
-children.push(upstream.child);
-const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: upstream.value.fast }]);
+const upstream = await startUpstream();
+const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: upstream.fast }]);
 const baseEnv = {
-  ...gatewayEnv(root),
   GATEWAY_CONFIG: configPath,
   ADMIN_TOKEN,
   BENCH_UPSTREAM_KEY: 'bench-credential',
@@ -44,36 +26,10 @@ const baseEnv = {
   METRICS_PORT: '0',
 };
 
-async function startGateway(mode) {
-  const cli = gatewayCommand(root);
-  if (mode === 'one') {
-    const g = await start([...cli, 'start'], {
-      env: { ...baseEnv, PORT: '0', GATEWAY_DATA_DIR: join(tmp, 'one') },
-      name: 'gateway',
-      ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
-    });
-    children.push(g.child);
-    return { url: g.value, pids: { gateway: g.child.pid }, child: g.child };
-  }
-  const s = await start([...cli, 'start', '--separate', '--auto-ports'], {
-    env: { ...baseEnv, NATS_URL: await startNatsServer(), PORT: String(await freePort()), GATEWAY_DATA_DIR: join(tmp, 'separate') },
-    name: 'gateway (separate)',
-    ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
-  });
-  children.push(s.child);
-  const pids = Object.fromEntries(Object.entries(s.value.pids).map(([n, pid]) => [n.replace(/-1$/, ''), pid]));
-  return { url: s.value.edges[0], pids, child: s.child };
-}
-
 /** CALLS calls at 50 connections; RSS of each process at every tenth. */
 async function run(mode) {
-  const gateway = await startGateway(mode);
-  const created = await fetch(`${gateway.url}/admin/v1/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'memory', models: ['bench-fast'], budget_usd: 1e6 }),
-  });
-  const { key } = await created.json();
+  const gateway = await startGateway({ mode, natsDir: tmp, env: { ...baseEnv, GATEWAY_DATA_DIR: join(tmp, mode) } });
+  const key = await createKey(gateway.url, ADMIN_TOKEN, { name: 'memory', models: ['bench-fast'], budgetUsd: 1e6 });
   const pool = new Pool(gateway.url, { connections: 50, pipelining: 1 });
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const body = JSON.stringify({ model: 'bench-fast', messages: [{ role: 'user', content: 'Hello there' }] });
@@ -100,7 +56,7 @@ async function run(mode) {
   await Promise.all(Array.from({ length: 50 }, worker));
   const cpuUs = Object.fromEntries(Object.entries(gateway.pids).map(([n, pid]) => [n, ((cpuSeconds(pid) - cpuBefore[n]) * 1e6) / CALLS]));
   await pool.close();
-  stopAll([gateway.child]);
+  await gateway.stop();
   return { samples, errors, cpuUs, seconds: (performance.now() - startedAt) / 1000 };
 }
 

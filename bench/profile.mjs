@@ -15,37 +15,26 @@
 //                            functions so named (e.g. `run`, a SQLite statement's) is spent for
 //   PROFILE_KIND=alloc       what a call allocates instead (V8's sampling heap profiler, counting
 //                            objects already collected too), by package and function, one process
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeChatConfig } from './lib/config.mjs';
 import { closedLoop, fixedRate, target } from './lib/load.mjs';
-import { freePort, startNats } from './lib/nats.mjs';
-import { json, writeChatConfig } from './lib/config.mjs';
-import { gatewayCommand, gatewayEnv, start, stopAll, stopAndWait } from './lib/procs.mjs';
+import { createKey, root, scratchDir, startGateway, startUpstream } from './lib/start.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const STREAM = process.env.PROFILE_STREAM === '1';
 const SEPARATE = process.env.PROFILE_MODE === 'separate';
 const ALLOCATIONS = process.env.PROFILE_KIND === 'alloc';
 if (ALLOCATIONS && SEPARATE) throw new Error('PROFILE_KIND=alloc profiles the one-process start only');
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-const tmp = mkdtempSync(join(tmpdir(), 'gateway-profile-'));
-const children = [];
-process.on('exit', () => {
-  stopAll(children);
-  rmSync(tmp, { recursive: true, force: true });
-});
+const tmp = scratchDir('gateway-profile-');
 /** CLOCK_MONOTONIC in µs: the clock of a .cpuprofile's timestamps, the same in every process. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
-const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
-children.push(upstream.child);
-writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: upstream.value.fast }]);
+const upstream = await startUpstream();
+writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: upstream.fast }]);
 const profiles = join(tmp, 'profiles');
 const env = {
-  ...gatewayEnv(root),
   GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
   GATEWAY_DATA_DIR: join(tmp, 'data'),
   ADMIN_TOKEN,
@@ -57,33 +46,25 @@ let gateway;
 /** Process id → name, to tell the profiles apart. */
 const names = new Map();
 if (SEPARATE) {
-  const nats = await startNats(tmp);
-  children.push(nats.child);
   // Every process the supervisor starts inherits the flags and writes its own profile.
-  gateway = await start([...gatewayCommand(root), 'start', '--separate', '--auto-ports'], {
-    env: { ...env, NATS_URL: nats.url, PORT: String(await freePort()), NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles}` },
-    name: 'gateway (separate)',
-    ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
+  gateway = await startGateway({
+    mode: 'separate',
+    natsDir: tmp,
+    env: { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles}` },
   });
-  for (const [name, pid] of Object.entries(gateway.value.pids)) names.set(pid, name.replace(/-1$/, ''));
+  for (const [name, pid] of Object.entries(gateway.pids)) names.set(pid, name);
   names.set(gateway.child.pid, 'supervisor');
 } else {
   const flags = ALLOCATIONS ? ['--import', join(root, 'bench/lib/allocations.mjs')] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
-  gateway = await start([...flags, ...gatewayCommand(root), 'start'], {
-    env: { ...env, PORT: '0', METRICS_PORT: '0', ALLOCATION_PROFILE: join(tmp, 'allocations.json') },
-    name: 'gateway',
-    ready: (line) => (json(line)?.msg === 'gateway ready' && json(line).listening ? json(line) : undefined),
+  gateway = await startGateway({
+    mode: 'one',
+    nodeArgs: flags,
+    env: { ...env, METRICS_PORT: '0', ALLOCATION_PROFILE: join(tmp, 'allocations.json') },
   });
   names.set(gateway.child.pid, 'one process');
 }
-children.push(gateway.child);
-const url = gateway.value.listening;
-const created = await fetch(`${url}/admin/v1/keys`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ name: 'profile', models: ['bench-fast'], budget_usd: 1e6 }),
-});
-const { key } = await created.json();
+const url = gateway.url;
+const key = await createKey(url, ADMIN_TOKEN, { name: 'profile', models: ['bench-fast'], budgetUsd: 1e6 });
 const body = JSON.stringify({
   model: 'bench-fast',
   messages: [{ role: 'user', content: 'Hello there' }],
@@ -104,11 +85,11 @@ if (ALLOCATIONS) {
   gateway.child.kill('SIGUSR2');
   const file = join(tmp, 'allocations.json');
   for (let i = 0; i < 100 && !existsSync(file); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-  await stopAndWait([gateway.child], 30_000);
+  await gateway.stop(30_000);
   summariseAllocations(JSON.parse(readFileSync(file, 'utf8')));
   process.exit(0);
 }
-await stopAndWait([gateway.child], 30_000);
+await gateway.stop(30_000);
 
 if (process.env.PROFILE_SAVE) mkdirSync(process.env.PROFILE_SAVE, { recursive: true });
 const files = readdirSync(profiles).filter((f) => f.endsWith('.cpuprofile'));
@@ -167,6 +148,7 @@ function bucket(url) {
  * lines). The first matching rule wins, from the leaf up.
  */
 function byPart(profile, parent, self, busy) {
+  /** @type {[string, RegExp][]} */
   const PARTS = [
     ["logs (pino, the access line's writer)", /node_modules\/(pino|sonic-boom|thread-stream)\/|\/packages\/logging\//],
     ['metrics (prom-client)', /node_modules\/prom-client\//],

@@ -5,70 +5,35 @@
 // accounting's CPU per request (the hot path's authorization and budget hold).
 // Usage: npm run build && node bench/soak.mjs   (SOAK_CALLS=10000 SOAK_CONCURRENCY=20)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { json, writeChatConfig } from './lib/config.mjs';
-import { cpuSeconds, start, stopAll } from './lib/procs.mjs';
+import { writeChatConfig } from './lib/config.mjs';
+import { cpuSeconds } from './lib/procs.mjs';
+import { createKey, freePort, root, scratchDir, startNats as startNatsServer, startUpstream, track, untrack } from './lib/start.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const CALLS = Number(process.env.SOAK_CALLS ?? 10_000);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 20);
 const ADMIN = 'soak-admin-token-0123456789';
-const tmp = mkdtempSync(join(tmpdir(), 'gateway-soak-'));
-const children = new Set();
-let natsChild;
-process.on('exit', () => {
-  stopAll([...children]);
-  natsChild?.kill('SIGTERM');
-  rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-});
+const tmp = scratchDir('gateway-soak-');
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-// --- NATS ---------------------------------------------------------------------------------
+// --- NATS: one port and one store folder, so a restart comes back on the same stream ----------
 const natsPort = await freePort();
 const natsDir = join(tmp, 'nats');
-const natsBinary = ['/usr/sbin/nats-server', '/usr/bin/nats-server'].find((p) => existsSync(p)) ?? 'nats-server';
+let nats;
 async function startNats() {
-  natsChild = spawn(natsBinary, ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      if (out.includes('Server is ready')) resolve();
-    };
-    natsChild.stdout.on('data', onData);
-    natsChild.stderr.on('data', onData);
-    natsChild.once('exit', (code) => reject(new Error(`nats-server exited ${code}: ${out}`)));
-  });
+  nats = await startNatsServer(tmp, { port: natsPort, storeDir: natsDir });
 }
 async function stopNats() {
-  const child = natsChild;
-  child.removeAllListeners('exit');
-  await new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
+  await nats.stop();
 }
 await startNats();
 
 // --- upstream and gateway --------------------------------------------------------------------
-const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
-children.add(upstream.child);
-writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'soak', url: upstream.value.fast }], { credentialEnv: 'SOAK_UPSTREAM_KEY' });
+const upstream = await startUpstream();
+writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'soak', url: upstream.fast }], { credentialEnv: 'SOAK_UPSTREAM_KEY' });
 const ports = { accounting: await freePort(), chat: await freePort(), video: await freePort(), edge: await freePort() };
 const env = (name) => ({
   GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
@@ -107,7 +72,7 @@ async function startService(name) {
     env: { ...process.env, ...env(name) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  children.add(child);
+  track(child);
   procs[name] = child;
   await ready();
 }
@@ -118,18 +83,13 @@ async function stopService(name) {
     child.once('exit', resolve);
     child.kill('SIGTERM');
   });
-  children.delete(child);
+  untrack([child]);
 }
 for (const name of ['accounting', 'chat', 'video', 'edge']) await startService(name);
 const edgeUrl = `http://127.0.0.1:${ports.edge}`;
 const edge = new Pool(edgeUrl, { connections: CONCURRENCY + 5 });
 
-const createKey = await fetch(`${edgeUrl}/admin/v1/keys`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ name: 'soak', models: ['*'], budget_usd: 100_000 }),
-});
-const { key } = await createKey.json();
+const key = await createKey(edgeUrl, ADMIN, { name: 'soak', budgetUsd: 100_000 });
 
 // --- the run -----------------------------------------------------------------------------
 const body = JSON.stringify({
@@ -199,6 +159,7 @@ await disturbing;
 const seconds = (performance.now() - startedAt) / 1000;
 
 // --- settle and compare ------------------------------------------------------------------
+/** @type {any} */
 let usage;
 for (let i = 0; i < 300; i += 1) {
   usage = await (await fetch(`${edgeUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json();

@@ -26,7 +26,6 @@
 //     prints event-loop delay, GC pauses and slow store calls of each gateway run; with STORE_PROBE_HEAP=1
 //     also where the allocations that survive a scavenge come from — that profiler slows the gateway)
 // Tables go to stderr, one JSON line with every figure to stdout.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -42,13 +41,13 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { closedLoop, fixedRate, target } from './lib/load.mjs';
 import { json, writeChatConfig } from './lib/config.mjs';
-import { cpuSeconds, ioCounts, rssMiB, start } from './lib/procs.mjs';
+import { cpuSeconds, ioCounts, rssMiB } from './lib/procs.mjs';
+import { createKey as createBenchKey, freePort, start, startNats as startNatsServer, startUpstream, startYardstick } from './lib/start.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -321,6 +320,7 @@ async function seedBefore(dir, now) {
   mkdirSync(dir, { recursive: true });
   const files = {};
   const buffers = {};
+  /** @this {any} */
   const replacer = function (key, value) {
     const raw = this[key];
     return raw instanceof Date ? { $$date: raw.getTime() } : value;
@@ -414,20 +414,11 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
     cleanup().finally(() => process.exit(143));
   });
 
-  async function freePort() {
-    return new Promise((resolvePort) => {
-      const server = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address();
-        server.close(() => resolvePort(port));
-      });
-    });
-  }
-
   const benchStarted = performance.now();
-  const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
+  const upstream = await startUpstream();
   children.add(upstream.child);
-  const urls = upstream.value;
-  const yardstick = await start([join(root, 'bench/lib/yardstick.mjs'), urls.fast, urls.spaced], { ready: json, name: 'yardstick' });
+  const urls = { fast: upstream.fast, spaced: upstream.spaced };
+  const yardstick = await startYardstick(urls);
   children.add(yardstick.child);
 
   const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: urls.fast }]);
@@ -458,27 +449,9 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
 
   /** A nats-server with JetStream on a free port and its own store folder. */
   async function startNats(name) {
-    const binary = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
-    if (!binary) throw new Error('separate mode needs nats-server (apt-get install nats-server)');
-    const port = await freePort();
-    const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', join(tmp, `nats-${name}`)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    await new Promise((resolveReady, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`nats-server did not start:\n${output}`)), 10_000);
-      const onData = (d) => {
-        output += d;
-        if (output.includes('Server is ready')) {
-          clearTimeout(timer);
-          resolveReady();
-        }
-      };
-      child.stderr.on('data', onData);
-      child.stdout.on('data', onData);
-    });
-    return { url: `nats://127.0.0.1:${port}`, child };
+    const nats = await startNatsServer(tmp, { storeDir: join(tmp, `nats-${name}`) });
+    children.add(nats.child);
+    return nats;
   }
 
   /** `gateway start --separate --auto-ports` over its own nats-server; resolves to {url, pids, stop}. */
@@ -506,18 +479,12 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
     };
   }
 
-  async function createKey(url) {
-    const response = await fetch(`${url}/admin/v1/keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'bench', models: ['*'], budget_usd: 1_000_000 }),
-    });
-    if (response.status !== 201) throw new Error(`key creation failed: ${response.status} ${await response.text()}`);
-    return (await response.json()).key;
-  }
+  /** A key of its own on the gateway at `url`. */
+  const createKey = (url) => createBenchKey(url, ADMIN_TOKEN);
 
   /** Calls the key's ledger shows (GET /v1/usage, by_model requests of bench-fast). */
   async function billed(url, key) {
+    /** @type {any} */
     const usage = await (await fetch(`${url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } })).json();
     return usage.by_model?.find((m) => m.model === 'bench-fast')?.requests ?? 0;
   }
@@ -737,7 +704,7 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
           JSON.stringify({ model: 'bench-model', messages, max_tokens: 64 }),
         ),
         yardstick: target(
-          `${yardstick.value.url}/fast`,
+          `${yardstick.url}/fast`,
           '/v1/chat/completions',
           {},
           JSON.stringify({ model: 'bench-model', messages, max_tokens: 64 }),
@@ -756,6 +723,7 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
             await sleep(100);
           }
           const cpu0 = cpuSeconds(pid);
+          /** @type {any} */
           const r = await fixedRate(t[name], { rate: TAIL_RATE, durationMs: TAIL_SECONDS * 1000 });
           r.cpuUsPerRequest = ((cpuSeconds(pid) - cpu0) * 1e6) / Math.max(1, r.requests);
           let probe;
@@ -992,6 +960,7 @@ if (process.argv[2] === 'seed-after' || process.argv[2] === 'seed-before') {
           );
           await closedLoop(t, { connections: 5, durationMs: 1000 }); // JIT and connections warm, as in the tail stage
           const cpu0 = cpuSeconds(g.pid);
+          /** @type {any} */
           const r = await fixedRate(t, { rate: TAIL_RATE, durationMs: SERVING_SECONDS * 1000 });
           clearTimeout(cutoff);
           r.cpuUsPerRequest = cut ? NaN : ((cpuSeconds(g.pid) - cpu0) * 1e6) / Math.max(1, r.requests);

@@ -12,28 +12,18 @@
 //   TIMELINE_MODE=separate  `gateway start --separate` over a nats-server of its own (default: one process)
 //   TIMELINE_CALLS=300      calls per round for plain calls and streams (spaced streams: a tenth)
 //   TIMELINE_ROUNDS=3       rounds, direct and gateway alternating in each
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { json, writeChatConfig } from './lib/config.mjs';
+import { writeChatConfig } from './lib/config.mjs';
 import { target } from './lib/load.mjs';
-import { freePort, startNats } from './lib/nats.mjs';
-import { gatewayCommand, gatewayEnv, start, stopAll } from './lib/procs.mjs';
+import { createKey, root, scratchDir, startGateway, startUpstream } from './lib/start.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const SEPARATE = process.env.TIMELINE_MODE === 'separate';
 const CALLS = Number(process.env.TIMELINE_CALLS ?? 300);
 const ROUNDS = Number(process.env.TIMELINE_ROUNDS ?? 3);
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const UPSTREAM_KEY = 'bench-credential';
-const tmp = mkdtempSync(join(tmpdir(), 'gateway-timeline-'));
-const children = [];
-process.on('exit', () => {
-  stopAll(children);
-  rmSync(tmp, { recursive: true, force: true });
-});
+const tmp = scratchDir('gateway-timeline-');
 
 /** Every mark the probes wrote: {role, event, at}. */
 const marks = [];
@@ -45,15 +35,13 @@ function collect(child) {
 }
 const probe = (role) => ({ NODE_OPTIONS: `--import ${join(root, 'bench/lib/timeline-probe.mjs')}`, TIMELINE_ROLE: role });
 
-const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream', env: probe('upstream') });
-children.push(upstream.child);
+const upstream = await startUpstream({ env: probe('upstream') });
 collect(upstream.child);
 writeChatConfig(join(tmp, 'gateway.yaml'), [
-  { id: 'bench-fast', url: upstream.value.fast },
-  { id: 'bench-spaced', url: upstream.value.spaced },
+  { id: 'bench-fast', url: upstream.fast },
+  { id: 'bench-spaced', url: upstream.spaced },
 ]);
 const env = {
-  ...gatewayEnv(root),
   ...probe('gateway'),
   GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
   GATEWAY_DATA_DIR: join(tmp, 'data'),
@@ -63,31 +51,10 @@ const env = {
   METRICS_PORT: '0',
   LOG_LEVEL: 'info',
 };
-let gateway;
-if (SEPARATE) {
-  const nats = await startNats(tmp);
-  children.push(nats.child);
-  gateway = await start([...gatewayCommand(root), 'start', '--separate', '--auto-ports'], {
-    env: { ...env, NATS_URL: nats.url, PORT: String(await freePort()) },
-    name: 'gateway (separate)',
-    ready: (line) => (json(line)?.msg === 'gateway ready' ? json(line) : undefined),
-  });
-} else {
-  gateway = await start([...gatewayCommand(root), 'start'], {
-    env: { ...env, PORT: '0' },
-    name: 'gateway',
-    ready: (line) => (json(line)?.msg === 'gateway ready' && json(line).listening ? json(line) : undefined),
-  });
-}
-children.push(gateway.child);
+const gateway = await startGateway({ mode: SEPARATE ? 'separate' : 'one', natsDir: tmp, env });
 collect(gateway.child);
-const url = gateway.value.listening;
-const created = await fetch(`${url}/admin/v1/keys`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ name: 'timeline', models: ['*'], budget_usd: 1e6 }),
-});
-const { key } = await created.json();
+const url = gateway.url;
+const key = await createKey(url, ADMIN_TOKEN, { name: 'timeline', budgetUsd: 1e6 });
 
 const body = (model, stream) =>
   JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello there' }], ...(stream ? { stream: true } : {}) });
@@ -95,22 +62,23 @@ const targets = (group, upstreamUrl, stream) => ({
   direct: target(upstreamUrl, '/v1/chat/completions', { authorization: `Bearer ${UPSTREAM_KEY}` }, body('bench-model', stream)),
   gateway: target(url, '/v1/chat/completions', { authorization: `Bearer ${key}` }, body(group, stream)),
 });
+/** @type {{ name: string, stream: boolean, calls: number, gapMs?: number, direct: import('./lib/load.mjs').Target, gateway: import('./lib/load.mjs').Target }[]} */
 const scenarios = [
-  { name: 'plain call', stream: false, calls: CALLS, ...targets('bench-fast', upstream.value.fast, false) },
-  { name: 'stream, every chunk at once', stream: true, calls: CALLS, ...targets('bench-fast', upstream.value.fast, true) },
+  { name: 'plain call', stream: false, calls: CALLS, ...targets('bench-fast', upstream.fast, false) },
+  { name: 'stream, every chunk at once', stream: true, calls: CALLS, ...targets('bench-fast', upstream.fast, true) },
   {
     // The spaced streams below arrive after 200 ms without a call: the same idle, without the stream.
     name: 'plain call, 200 ms after the last',
     stream: false,
     calls: Math.max(5, Math.round(CALLS / 10)),
     gapMs: 200,
-    ...targets('bench-fast', upstream.value.fast, false),
+    ...targets('bench-fast', upstream.fast, false),
   },
   {
     name: 'stream, chunks 25 ms apart',
     stream: true,
     calls: Math.max(5, Math.round(CALLS / 10)),
-    ...targets('bench-spaced', upstream.value.spaced, true),
+    ...targets('bench-spaced', upstream.spaced, true),
   },
 ];
 
@@ -119,6 +87,7 @@ const clockMs = () => Number(process.hrtime.bigint() / 1000n) / 1000;
 
 /** Sequential calls (`gapMs` apart); each {start, first, end, next} in ms of the probes' clock. */
 async function calls(t, count, gapMs = 0) {
+  /** @type {{ start: number, first: number, end: number, next?: number }[]} */
   const out = [];
   for (let i = 0; i < count; i += 1) {
     if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));

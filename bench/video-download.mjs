@@ -2,32 +2,19 @@
 // Clip download benchmark: a 1 GiB clip fetched through the gateway and directly from the
 // simulator, alternating, in one run; prints throughput and the gateway's RSS growth.
 // Usage: npm run build && node bench/video-download.mjs   (CLIP_BYTES, BENCH_ROUNDS=3)
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { json } from './lib/config.mjs';
-import { cpuSeconds, gatewayCommand, gatewayEnv, rssMiB, start, stopAll } from './lib/procs.mjs';
+import { cpuSeconds, rssMiB } from './lib/procs.mjs';
+import { scratchDir, startGateway, startVideoUpstream } from './lib/start.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
-const tmp = mkdtempSync(join(tmpdir(), 'gateway-video-bench-'));
-const children = [];
-process.on('exit', () => {
-  stopAll(children);
-  rmSync(tmp, { recursive: true, force: true });
-});
+const tmp = scratchDir('gateway-video-bench-');
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
 
-const upstream = await start([join(root, 'bench/lib/video-upstream.mjs')], {
-  ready: json,
-  name: 'video upstream',
-  env: { CLIP_BYTES: process.env.CLIP_BYTES ?? '' },
-});
-children.push(upstream.child);
-const arkBase = `${upstream.value.url}/api/v3`;
+const upstream = await startVideoUpstream({ clipBytes: process.env.CLIP_BYTES ?? '' });
+const arkBase = `${upstream.url}/api/v3`;
 writeFileSync(
   join(tmp, 'gateway.yaml'),
   `
@@ -40,23 +27,20 @@ groups:
 video: { poll_interval_ms: 200 }
 `,
 );
-const gateway = await start([...gatewayCommand(root), 'start'], {
-  name: 'gateway',
+const gateway = await startGateway({
+  mode: 'one',
   env: {
-    ...gatewayEnv(root),
     GATEWAY_CONFIG: join(tmp, 'gateway.yaml'),
     GATEWAY_DATA_DIR: join(tmp, 'data'),
-    PORT: '0',
     METRICS_PORT: '0',
     HOST: '127.0.0.1',
     ADMIN_TOKEN,
     ARK_KEY: 'bench-credential',
   },
-  ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
 });
-children.push(gateway.child);
-const url = gateway.value;
+const url = gateway.url;
 
+/** @type {(target: string, body: unknown, auth: string) => Promise<any>} */
 const post = async (target, body, auth) => {
   const r = await request(target, {
     method: 'POST',
@@ -69,7 +53,7 @@ const { key } = await post(`${url}/admin/v1/keys`, { name: 'bench', models: ['*'
 const job = await post(`${url}/v1/videos`, { model: 'beta-dance', prompt: 'bench', seconds: 4 }, key);
 for (;;) {
   const r = await request(`${url}/v1/videos/${job.id}`, { headers: { authorization: `Bearer ${key}` } });
-  if ((await r.body.json()).status === 'completed') break;
+  if (/** @type {any} */ (await r.body.json()).status === 'completed') break;
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 // The direct path: a task made straight at the simulator, downloaded from its signed address.
@@ -81,6 +65,7 @@ const direct = await post(
 let directUrl;
 for (;;) {
   const r = await request(`${arkBase}/contents/generations/tasks/${direct.id}`, { headers: { authorization: 'Bearer bench-credential' } });
+  /** @type {any} */
   const task = await r.body.json();
   if (task.status === 'succeeded') {
     directUrl = task.content.video_url;

@@ -13,25 +13,16 @@
 // Usage: npm run build && node bench/wakeups.mjs
 //   WAKEUPS_SECONDS=6   length of the 300 req/s run (one at a time: 500 × it calls)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { json, writeChatConfig } from './lib/config.mjs';
+import { writeChatConfig } from './lib/config.mjs';
 import { fixedRate, sequential, target } from './lib/load.mjs';
-import { gatewayCommand, gatewayEnv, start, stopAll } from './lib/procs.mjs';
+import { createKey, scratchDir, startGateway, startUpstream } from './lib/start.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.WAKEUPS_SECONDS ?? 6);
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const UPSTREAM_KEY = 'bench-credential';
-const tmp = mkdtempSync(join(tmpdir(), 'gateway-wakeups-'));
-const children = [];
-process.on('exit', () => {
-  stopAll(children);
-  rmSync(tmp, { recursive: true, force: true });
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+const tmp = scratchDir('gateway-wakeups-');
 
 // --- 1. a wake-up alone ------------------------------------------------------------------------
 const NODE_SLEEPER = `
@@ -70,10 +61,10 @@ function sleeper(command, args) {
 
 const alone = [];
 for (const every of [10, 1]) {
-  for (const [name, run] of [
+  for (const [name, run] of /** @type {[string, () => any][]} */ ([
     [`Node ${process.version}, a timer`, () => sleeper(process.execPath, ['-e', NODE_SLEEPER, String(every)])],
     ['Python, time.sleep', () => sleeper('python3', ['-c', PYTHON_SLEEPER, String(every)])],
-  ]) {
+  ])) {
     const r = run();
     if (r) alone.push({ every, name, perWakeUs: r.ns / r.slices / 1e3, wakesPerSecond: r.slices / 3 });
   }
@@ -84,32 +75,22 @@ console.log('| --- | --- | --: | --: |');
 for (const r of alone) console.log(`| ${r.every} ms | ${r.name} | ${r.wakesPerSecond.toFixed(0)} | ${r.perWakeUs.toFixed(0)} |`);
 
 // --- 2. the gateway's threads -------------------------------------------------------------------
-const upstream = await start([join(root, 'bench/lib/upstream.mjs')], { ready: json, name: 'upstream' });
-children.push(upstream.child);
-const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: upstream.value.fast }]);
-const gateway = await start([...gatewayCommand(root), 'start'], {
+const upstream = await startUpstream();
+const configPath = writeChatConfig(join(tmp, 'gateway.yaml'), [{ id: 'bench-fast', url: upstream.fast }]);
+const gateway = await startGateway({
+  mode: 'one',
   env: {
-    ...gatewayEnv(root),
     GATEWAY_CONFIG: configPath,
     ADMIN_TOKEN,
     BENCH_UPSTREAM_KEY: UPSTREAM_KEY,
     LOG_LEVEL: 'info',
     HOST: '127.0.0.1',
-    PORT: '0',
     METRICS_PORT: '0',
     GATEWAY_DATA_DIR: join(tmp, 'data'),
   },
-  name: 'gateway',
-  ready: (line) => json(line)?.msg === 'gateway ready' && json(line).listening,
 });
-children.push(gateway.child);
-const url = gateway.value;
-const created = await fetch(`${url}/admin/v1/keys`, {
-  method: 'POST',
-  headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ name: 'bench', models: ['*'], budget_usd: 1_000_000 }),
-});
-const { key } = await created.json();
+const url = gateway.url;
+const key = await createKey(url, ADMIN_TOKEN);
 const call = target(
   url,
   '/v1/chat/completions',
@@ -142,10 +123,10 @@ await sequential(call, { count: 2000 });
 console.log(`\n#### The one-process gateway's threads, per call (Node ${process.version})\n`);
 console.log('| load | thread | CPU µs per call | sleeps per call |');
 console.log('| --- | --- | --: | --: |');
-for (const [load, run] of [
+for (const [load, run] of /** @type {[string, () => Promise<any>][]} */ ([
   ['300 req/s', () => fixedRate(call, { rate: 300, durationMs: SECONDS * 1000 })],
   ['one at a time', () => sequential(call, { count: 500 * SECONDS })],
-]) {
+])) {
   const before = threads(gateway.child.pid);
   const result = await run();
   const after = threads(gateway.child.pid);
