@@ -29,6 +29,7 @@ const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'acce
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (...parts) => process.stderr.write(`${parts.join(' ')}\n`);
+/** @type {(headers: import('node:http').IncomingHttpHeaders) => any} */
 const pick = (headers) => {
   const out = {};
   for (const name of PASSED_HEADERS) if (headers[name] !== undefined) out[name] = headers[name];
@@ -98,7 +99,9 @@ async function origin() {
       open -= 1;
     });
   });
-  server.listen(0, '127.0.0.1', () => process.send({ url: `http://127.0.0.1:${server.address().port}` }));
+  server.listen(0, '127.0.0.1', () =>
+    process.send({ url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}` }),
+  );
   process.on('disconnect', () => process.exit(0));
 }
 
@@ -147,7 +150,7 @@ async function relay(kind, originUrl) {
   }
 
   await app.listen({ host: '127.0.0.1', port: 0 });
-  process.send({ url: `http://127.0.0.1:${app.server.address().port}` });
+  process.send({ url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (app.server.address()).port}` });
   process.on('disconnect', () => process.exit(0));
 }
 
@@ -169,7 +172,7 @@ async function main() {
     new Promise((resolve, reject) => {
       const child = fork(self, childArgs, { execArgv, env: { ...process.env, CLIP_BYTES: String(CLIP_BYTES) } });
       children.push(child);
-      child.once('message', (m) => resolve({ child, url: m.url }));
+      child.once('message', (/** @type {any} */ m) => resolve({ child, url: m.url }));
       child.once('exit', (code) => reject(new Error(`${childArgs.join(' ')} exited with ${code}`)));
     });
   const source = await spawnChild(['origin']);
@@ -185,6 +188,7 @@ async function main() {
 
   const client = new Agent({ connections: null });
   const control = new Agent({ connections: 4 });
+  /** @type {(url: string) => Promise<any>} */
   const getJson = async (url) => (await request(url, { dispatcher: control })).body.json();
 
   async function download(url) {

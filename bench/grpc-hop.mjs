@@ -66,7 +66,7 @@ function bareServer() {
       stream.end(response);
     });
   });
-  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+  server.listen(0, '127.0.0.1', () => process.send({ port: /** @type {import('node:net').AddressInfo} */ (server.address()).port }));
 }
 
 /** A generated client's unary calls with the gateway's metadata, whoever made the client. */

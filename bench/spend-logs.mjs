@@ -38,6 +38,7 @@ try {
   const teams = await TeamRepository.open(store, config);
   const reservations = await Reservations.open(store, keys, teams);
   const ledger = await Ledger.open(store, keys, reservations);
+  /** @type {any} */
   const entries = await store.collection(LEDGER_COLLECTION);
   const daily = await store.collection(DAILY_COLLECTION);
   const totals = await store.collection(DAILY_TOTALS_COLLECTION);
@@ -98,6 +99,7 @@ try {
   // A group key_42 does call (each key of this fill calls one group).
   const groupOf42 = (await ledger.spendLogs({ keyId: 'key_42', limit: 1 })).entries[0]?.group;
   const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+  /** @type {[string, () => Promise<any>][]} */
   const queries = [
     ['spend logs, one key, newest 100', () => ledger.spendLogs({ keyId: 'key_42', limit: 100 })],
     [

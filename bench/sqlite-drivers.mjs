@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 const ROUNDS = Number(process.env.SQLITE_BENCH_ROUNDS ?? 5);
 const require = createRequire(new URL('../packages/store/package.json', import.meta.url));
+/** @type {any} */
 const builtin = process.getBuiltinModule?.('node:sqlite');
 const tmp = mkdtempSync(join(tmpdir(), 'gateway-sqlite-drivers-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -72,6 +73,7 @@ function setUp(open, name) {
   const pending = [];
   return {
     db,
+    /** @type {Record<string, [number, () => unknown, number?]>} */
     ops: {
       'SELECT 1': [100_000, () => s.one.get()],
       'read by _id': [100_000, () => s.key.get('k1')],

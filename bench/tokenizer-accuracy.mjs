@@ -17,7 +17,8 @@ import {
 
 const deepseek = fromPreTrained();
 const dsText = (text) => deepseek.encode(text, { add_special_tokens: false }).length;
-const dsChat = (messages) => deepseek.apply_chat_template(messages, { tokenize: true, add_generation_prompt: true }).length;
+const dsChat = (messages) =>
+  /** @type {number[]} */ (deepseek.apply_chat_template(messages, { tokenize: true, add_generation_prompt: true })).length;
 
 // ---- Samples (written for this bench) ----
 
