@@ -12,7 +12,7 @@ import { ADMIN_TOKEN, eventually, startTestGateway, stopTestGateway, type TestGa
 // the page; a key's sign-in reaches its own usage and nothing else; no secret ever appears in a
 // request URL; and the overview renders within 300 ms of navigation over 10,000 ledger entries.
 // Screenshots of every view go to test-results/dashboard/ (and, with UPDATE_SCREENSHOTS=1, to
-// docs/images/ for the README). Needs the built page: `npm test` builds it first.
+// docs/images/ for docs/dashboard.md). Needs the built page: `npm test` builds it first.
 
 // What the page's own scripts (page.evaluate) use of the browser: the tests' types have no DOM.
 declare const location: { hash: string };

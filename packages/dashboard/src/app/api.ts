@@ -123,7 +123,7 @@ export async function dashboardConfig(): Promise<{ admin: boolean }> {
   return { admin: true };
 }
 
-// The shapes of what the page reads (docs/admin-api.md and the README's API section).
+// The shapes of what the page reads (docs/admin-api.md and docs/api.md).
 
 export type BudgetPeriod = 'daily' | 'weekly' | 'monthly' | null;
 

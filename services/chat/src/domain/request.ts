@@ -11,7 +11,7 @@ const ROLES: ReadonlySet<string> = new Set<Role>(['system', 'user', 'assistant',
 /**
  * `reasoning_effort` as callers send it, to the group's levels: the specification's `none`,
  * `low`, `high` and `max`, and OpenAI's `minimal` and `medium` (what generic clients send most)
- * mapped to the nearest level that still reasons as asked (README, "POST /v1/chat/completions").
+ * mapped to the nearest level that still reasons as asked (docs/api.md, "POST /v1/chat/completions").
  */
 const EFFORTS: ReadonlyMap<string, ReasoningEffort> = new Map<string, ReasoningEffort>([
   ['none', 'none'],

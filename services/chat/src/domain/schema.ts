@@ -3,7 +3,7 @@ import Type, { Compile } from '@gateway/typebox';
 // The documented OpenAI chat fields, typed and bounded, checked by one compiled schema (fields it
 // does not name pass, and each provider's parameter map drops what its upstream does not take).
 // Bounds keep one request from costing the gateway or an upstream out of proportion; they are
-// documented in the README ("POST /v1/chat/completions": limits).
+// documented in docs/api.md ("POST /v1/chat/completions": limits).
 
 export const CHAT_LIMITS = {
   messages: 4096,

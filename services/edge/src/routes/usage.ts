@@ -18,7 +18,7 @@ export interface UsageRoutesOptions {
   catalog: ModelCatalog;
 }
 
-/** GET /v1/usage: budget, spend and model access of the calling key (shape in the README). */
+/** GET /v1/usage: budget, spend and model access of the calling key (shape in docs/api.md). */
 export const usageRoutes: FastifyPluginAsync<UsageRoutesOptions> = async (app, { downstream, catalog }) => {
   app.get('/v1/usage', async (request, reply) => {
     const [usage, groups] = await Promise.all([
