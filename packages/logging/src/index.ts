@@ -1,12 +1,12 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { prettyDestination } from './pretty.js';
+import { bufferedDestination } from './destination.js';
 import { redactSecrets } from './redact.js';
 import { scopeFields } from './scope.js';
-import { bufferedDestination } from './stdout.js';
 
 export { prettyLine } from './pretty.js';
 export { REDACTED, redactSecrets, SECRET_FIELDS } from './redact.js';
-export { bufferedDestination, LOG_BUFFER_BYTES, LOG_FLUSH_MS, type BufferedDestinationOptions } from './stdout.js';
+export { bufferedDestination, LOG_BUFFER_BYTES, LOG_FLUSH_MS, type BufferedDestinationOptions } from './destination.js';
 
 export type { Logger } from 'pino';
 export {
@@ -24,7 +24,7 @@ export interface CreateLoggerOptions {
   name?: string;
   /** Defaults to $LOG_LEVEL, else "info". */
   level?: string;
-  /** Where lines go; defaults to standard output, written in batches (stdout.ts). */
+  /** Where lines go; defaults to standard output, written in batches (destination.ts). */
   destination?: pino.DestinationStream;
   /**
    * `json` (one object per line) or `pretty` (for a person: coloured when a terminal). Defaults
