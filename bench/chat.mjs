@@ -73,7 +73,8 @@ const list = (value, fallback) =>
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 // Half a second at 10 connections left Portkey and the gateway compiling through the first round
-// (their throughput there 10-25% under the later rounds'; bench/RESULTS.md, 2026-11-28).
+// (their throughput there 10-25% under the later rounds'; bench/history/2026-11-28-results-diary.md,
+// "Run of 2026-11-28, last: every target warmed for 2 s at 50 connections").
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 2);
 const MODES = list(process.env.BENCH_MODES, 'one,separate');
 const NODES = list(process.env.BENCH_NODES, 'machine,lts');

@@ -18,7 +18,7 @@ export function cpuSeconds(pid) {
 /**
  * How often a process's threads have gone to sleep so far (voluntary context switches, summed
  * over its threads): each is a wake-up to come, which on a virtual machine whose idle vCPUs halt
- * costs 0.1–0.2 ms of CPU after a sleep of 10 ms (bench/RESULTS.md, "What a wake-up costs").
+ * costs 0.1–0.2 ms of CPU after a sleep of 10 ms (bench/history/2026-11-28-results-diary.md, "What a wake-up costs").
  * @param {number} pid
  * @returns {number}
  */

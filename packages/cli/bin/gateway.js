@@ -1,6 +1,6 @@
 #!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=32768 node --max-semi-space-size=16 --heap-growing-percent=50
 // The `gateway` command. The compiled CLI lives in dist/; `npm run build` makes it.
-// Its Node flags (above; the Dockerfile's ENTRYPOINT has the same), measured in bench/RESULTS.md and bench/history/:
+// Its Node flags (above; the Dockerfile's ENTRYPOINT has the same), measured in bench/history/2026-11-28-results-diary.md (memory runs):
 // - a young generation of 16 MiB semi-spaces. Node's default on a large machine is larger: at
 //   load its scavenges took about 5 ms each and the one-process start held 50 MiB more, for no
 //   more throughput;

@@ -41,7 +41,7 @@ export const NODE_FLAGS: readonly string[] = (readFileSync(BIN, 'utf8').split('\
  *   there streams fell 11–19%. Node 20 keeps them too: its V8 has no Maglev, so every
  *   optimization is a TurboFan compile, and on the main thread they showed in the tail (p99 at
  *   300 calls/s +8.7 and +16.2 ms against +4.7), while its services stay under 140 MiB without.
- * All measured in bench/RESULTS.md. The container manifests carry the image's line's (Node 24).
+ * All measured in bench/history/2026-11-28-results-diary.md (its memory runs). The container manifests carry the image's line's (Node 24).
  */
 export function serviceNodeFlags(nodeMajor: number): string[] {
   return [

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
  * later sort later, so the ledger (a table ordered by id) appends each entry beside the last
  * one. Random ids put every entry in a different page of a large table: a page read and a page
  * written to disk per call, where ordered ids share one page among a batch's entries
- * (`bench/RESULTS.md`, "Time-ordered ids"). randomUUID draws from a buffered entropy pool, so it
+ * (`bench/history/2026-11-28-results-diary.md`, "Time-ordered ids"). randomUUID draws from a buffered entropy pool, so it
  * is cheap per call; its version and variant digits are left out.
  */
 export function timeOrderedHex(now: number = Date.now()): string {

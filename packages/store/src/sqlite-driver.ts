@@ -3,7 +3,8 @@ import type LibsqlDatabase from 'libsql';
 
 // The SQLite binding the embedded store runs on: Node's built-in `node:sqlite` from Node 24 on
 // (the same SQLite without an add-on: about 40% less CPU per store call than `libsql`, and no
-// native library to map into every process; bench/RESULTS.md, "node:sqlite against libsql"), and
+// native library to map into every process; bench/history/2026-11-28-results-diary.md, "`node:sqlite` against
+// `libsql`"), and
 // `libsql` (prebuilt N-API binaries in its registry packages) before, Node 22 included, where
 // `node:sqlite` is still experimental. Both are synchronous and speak the same SQL to the same
 // file format; `SQLITE_DRIVER` picks one explicitly.

@@ -4,7 +4,7 @@ import type { Agent as UndiciAgent, Pool as UndiciPool, errors as UndiciErrors }
 // undici's connection pool without the rest of undici. Its entry point loads all of it (fetch,
 // WebSocket, EventSource, caches, mocks: 110 files) and, through its cookies module's look at
 // `globalThis.Headers`, Node's own bundled copy of undici as well: 30 MiB of RSS in a bare
-// process, where the pool, its request API and the error classes take 16 (bench/RESULTS.md).
+// process, where the pool, its request API and the error classes take 16 (bench/history/2026-11-28-results-diary.md, "loading less").
 // These are undici's own modules, assembled as its entry point assembles them: the request API
 // mixed into Dispatcher's prototype, which Pool inherits. The upstream tests cover the paths.
 

@@ -17,7 +17,8 @@ export const SPEND_BATCH_EVENTS = 256;
  * waits for nothing). In one process a reader of spend (usage, keys, spend logs, a refused
  * budget) first has this process's consumer apply what waits (`Bus.caughtUp`), so a caller
  * still sees its call's spend right after the response. 50 ms rather than 20: at 300 calls per
- * second accounting's CPU per call fell 15%, one call at a time 25% (bench/RESULTS.md).
+ * second accounting's CPU per call fell 15%, one call at a time 25% (bench/history/2026-11-28-results-diary.md, "Run of
+ * 2026-11-28, later: log lines in batches, spend windows of 50 ms").
  */
 export const SPEND_BATCH_WINDOW_MS = 50;
 /**
@@ -25,7 +26,7 @@ export const SPEND_BATCH_WINDOW_MS = 50;
  * caller's next request arrives). Each batch costs a transaction and a few writes however few
  * events it carries, so at a moderate load a longer window is cheaper per call: at 300 calls
  * per second, 50 ms instead of 10 took 12% off the process's CPU per call, and one call at a
- * time 18% (bench/RESULTS.md, "What a wake-up costs"). A waiting reader cuts it short.
+ * time 18% (bench/history/2026-11-28-results-diary.md, "What a wake-up costs"). A waiting reader cuts it short.
  */
 export const SPEND_BATCH_WINDOW_IN_PROCESS_MS = 50;
 
