@@ -1,15 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseConfig } from '@gateway/config';
 import { ChatSimulator } from '@gateway/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, eventually, startTestGateway, stopTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { NatsServer } from '../helpers/nats-server.js';
-import { freePort } from '../helpers/wait.js';
+import { type SeparateGateway, startSeparate } from '../helpers/separate.js';
 
 // Key and team changes reach a busy key's calls at once, in one process and in separate
 // processes (two edges, two chat replicas over NATS): chat's budget leases are dropped on the
@@ -186,12 +184,10 @@ describe('key and team changes in one process', () => {
   changeCases('one process', () => ({ edges: [gateway.url], admin: (method, path, body) => gateway.admin(method, path, body) }));
 });
 
-const BIN = resolve(import.meta.dirname, '../../packages/cli/bin/gateway.js');
-
 describe('key and team changes in separate processes (two edges, two chat replicas)', () => {
   let nats: NatsServer;
   let dir: string;
-  let supervisor: ChildProcess;
+  let gateway: SeparateGateway | undefined;
   let edges: string[] = [];
 
   beforeAll(async () => {
@@ -199,44 +195,22 @@ describe('key and team changes in separate processes (two edges, two chat replic
     dir = await mkdtemp(join(tmpdir(), 'gateway-budget-changes-'));
     const configPath = join(dir, 'gateway.yaml');
     await writeFile(configPath, configText(2000));
-    supervisor = spawn(process.execPath, [BIN, 'start', '--separate', '--replicas', 'edge=2,chat=2', '--auto-ports'], {
+    gateway = await startSeparate({
+      args: ['--replicas', 'edge=2,chat=2'],
       env: {
-        ...process.env,
         GATEWAY_CONFIG: configPath,
         GATEWAY_DATA_DIR: join(dir, 'data'),
         NATS_URL: nats.url,
         ADMIN_TOKEN,
         CHAT_KEY: 'chat-credential',
         LOG_LEVEL: 'info',
-        HOST: '127.0.0.1',
-        PORT: String(await freePort()),
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    edges = await new Promise<string[]>((ready, reject) => {
-      const timer = setTimeout(() => reject(new Error('the processes did not start in time')), 60_000);
-      supervisor.once('exit', (code) => reject(new Error(`the supervisor exited with ${code}`)));
-      createInterface({ input: supervisor.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-        let parsed: { msg?: string; edges?: string[] };
-        try {
-          parsed = JSON.parse(line) as typeof parsed;
-        } catch {
-          return;
-        }
-        if (parsed.msg === 'gateway ready' && parsed.edges) {
-          clearTimeout(timer);
-          ready(parsed.edges);
-        }
-      });
-    });
+    edges = gateway.edges;
   }, 90_000);
 
   afterAll(async () => {
-    if (supervisor && supervisor.exitCode === null) {
-      const exited = new Promise((r) => supervisor.once('exit', r));
-      supervisor.kill('SIGTERM');
-      await exited;
-    }
+    await gateway?.stop();
     await nats?.stop();
     await rm(dir, { recursive: true, force: true });
   }, 60_000);

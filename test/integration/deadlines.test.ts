@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { ChatSimulator } from '@gateway/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/gateway.js';
 import { NatsServer } from '../helpers/nats-server.js';
-import { freePort } from '../helpers/wait.js';
+import { type SeparateGateway, startSeparate } from '../helpers/separate.js';
 
 // Deadlines through every hop, as operators run the gateway (`gateway start --separate`, each
 // service its own process over a real nats-server): a hung service (SIGSTOP) costs each route at
@@ -15,7 +13,6 @@ import { freePort } from '../helpers/wait.js';
 // Retry-After, from the first second, before the edge's probes have noticed; neighbours are not
 // slowed; once it is continued, everything serves again.
 
-const BIN = resolve(import.meta.dirname, '../../packages/cli/bin/gateway.js');
 const ADMIN = 'deadlines-admin-token-0123456789';
 /** Slack on top of a deadline: the edge's own work, the loopback, a loaded test machine. */
 const MARGIN_MS = 750;
@@ -25,7 +22,7 @@ const DEADLINE_MS = { videoRead: 2000, videoContent: 10_000, videoCreate: 4000 +
 const chatSim = new ChatSimulator({ flavor: 'openai', credential: 'chat-credential', models: ['m'], record: false });
 let nats: NatsServer;
 let dir: string;
-let supervisor: ChildProcess;
+let gateway: SeparateGateway | undefined;
 let edge: string;
 let pids: Record<string, number> = {};
 const figures: string[] = [];
@@ -54,53 +51,23 @@ video: { timeout_ms: 4000 }
 server: { key_cache_ttl_ms: 2000 }
 `,
   );
-  supervisor = spawn(process.execPath, [BIN, 'start', '--separate', '--auto-ports'], {
+  gateway = await startSeparate({
     env: {
-      ...process.env,
       GATEWAY_CONFIG: configPath,
       GATEWAY_DATA_DIR: join(dir, 'data'),
       NATS_URL: nats.url,
       ADMIN_TOKEN: ADMIN,
       CHAT_KEY: 'chat-credential',
       LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
       METRICS_PORT: '0',
-      PORT: String(await freePort()),
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  edge = await new Promise<string>((ready, reject) => {
-    const timer = setTimeout(() => reject(new Error('the processes did not start in time')), 60_000);
-    supervisor.once('exit', (code) => reject(new Error(`the supervisor exited with ${code}`)));
-    createInterface({ input: supervisor.stdout! }).on('line', (line) => {
-      let parsed: { msg?: string; pids?: Record<string, number>; edges?: string[] };
-      try {
-        parsed = JSON.parse(line) as typeof parsed;
-      } catch {
-        return;
-      }
-      if (parsed.msg === 'gateway ready' && parsed.edges?.[0]) {
-        clearTimeout(timer);
-        pids = parsed.pids ?? {};
-        ready(parsed.edges[0]);
-      }
-    });
-  });
+  edge = gateway.edges[0] as string;
+  pids = gateway.pids;
 }, 90_000);
 
 afterAll(async () => {
-  for (const pid of Object.values(pids)) {
-    try {
-      process.kill(pid, 'SIGCONT');
-    } catch {
-      // gone already
-    }
-  }
-  if (supervisor && supervisor.exitCode === null) {
-    const exited = new Promise((r) => supervisor.once('exit', r));
-    supervisor.kill('SIGTERM');
-    await exited;
-  }
+  await gateway?.stop();
   await chatSim.close();
   await nats?.destroy();
   await rm(dir, { recursive: true, force: true });

@@ -1,30 +1,26 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { ChatSimulator } from '@gateway/simulators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/gateway.js';
 import { NatsServer } from '../helpers/nats-server.js';
-import { freePort } from '../helpers/wait.js';
+import { type SeparateGateway, startSeparate } from '../helpers/separate.js';
 
 // The fault table's internal rows, as operators run the gateway (`gateway start --separate`:
 // each service its own process, over a real nats-server): NATS hung and killed, accounting
 // killed, the video service hung. For each: what callers see, that chat calls do not slow down
 // where the table says so, and that the money is exact once the fault is over.
 
-const BIN = resolve(import.meta.dirname, '../../packages/cli/bin/gateway.js');
 const ADMIN = 'faults-admin-token-0123456789';
 const PRICE = { input: 2, output: 4 };
 
 const chatSim = new ChatSimulator({ flavor: 'openai', credential: 'chat-credential', models: ['m'], record: false });
 let nats: NatsServer;
 let dir: string;
-let supervisor: ChildProcess;
+let gateway: SeparateGateway | undefined;
 let edge: string;
 let pids: Record<string, number> = {};
-const lines: { process?: string; msg?: string; pids?: Record<string, number>; edges?: string[] }[] = [];
 
 beforeAll(async () => {
   nats = await NatsServer.start();
@@ -48,54 +44,23 @@ groups:
     deployments: [{ provider: demo, model: d }]
 `,
   );
-  supervisor = spawn(process.execPath, [BIN, 'start', '--separate', '--auto-ports'], {
+  gateway = await startSeparate({
     env: {
-      ...process.env,
       GATEWAY_CONFIG: configPath,
       GATEWAY_DATA_DIR: join(dir, 'data'),
       NATS_URL: nats.url,
       ADMIN_TOKEN: ADMIN,
       CHAT_KEY: 'chat-credential',
       LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
       METRICS_PORT: '0',
-      PORT: String(await freePort()),
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  edge = await new Promise<string>((ready, reject) => {
-    const timer = setTimeout(() => reject(new Error('the processes did not start in time')), 60_000);
-    supervisor.once('exit', (code) => reject(new Error(`the supervisor exited with ${code}`)));
-    createInterface({ input: supervisor.stdout! }).on('line', (line) => {
-      let parsed: (typeof lines)[number];
-      try {
-        parsed = JSON.parse(line) as typeof parsed;
-      } catch {
-        return;
-      }
-      lines.push(parsed);
-      if (parsed.msg === 'gateway ready' && parsed.edges?.[0]) {
-        clearTimeout(timer);
-        pids = parsed.pids ?? {};
-        ready(parsed.edges[0]);
-      }
-    });
-  });
+  edge = gateway.edges[0] as string;
+  pids = gateway.pids;
 }, 90_000);
 
 afterAll(async () => {
-  for (const pid of Object.values(pids)) {
-    try {
-      process.kill(pid, 'SIGCONT');
-    } catch {
-      // gone already
-    }
-  }
-  if (supervisor && supervisor.exitCode === null) {
-    const exited = new Promise((r) => supervisor.once('exit', r));
-    supervisor.kill('SIGTERM');
-    await exited;
-  }
+  await gateway?.stop();
   await chatSim.close();
   await nats?.destroy();
   await rm(dir, { recursive: true, force: true });

@@ -1,20 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { ChatSimulator, VideoSimulator } from '@gateway/simulators';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/gateway.js';
 import { NatsServer } from '../helpers/nats-server.js';
-import { freePort } from '../helpers/wait.js';
+import { type SeparateGateway, type SeparateLine, startSeparate } from '../helpers/separate.js';
 
 // The one documented command for separate processes (`gateway start --separate`), run as
 // operators run it: two edges, two chat services, one video, one accounting, each its own
 // Node process with its own data folder, over loopback gRPC and a real nats-server.
 
-const BIN = resolve(import.meta.dirname, '../../packages/cli/bin/gateway.js');
 const ADMIN = 'processes-admin-token-0123456789';
 const PRICE = { input: 2, output: 4 };
 
@@ -28,9 +25,9 @@ const minimax = new VideoSimulator({
 });
 let nats: NatsServer;
 let dir: string;
-let supervisor: ChildProcess;
+let gateway: SeparateGateway | undefined;
 let edges: string[] = [];
-const lines: { process?: string; msg?: string; pids?: Record<string, number> }[] = [];
+let lines: SeparateLine[] = [];
 
 beforeAll(async () => {
   nats = await NatsServer.start();
@@ -57,9 +54,9 @@ video: { poll_interval_ms: 100 }
 server: { key_cache_ttl_ms: 2000 }
 `,
   );
-  supervisor = spawn(process.execPath, [BIN, 'start', '--separate', '--replicas', 'edge=2,chat=2', '--auto-ports'], {
+  gateway = await startSeparate({
+    args: ['--replicas', 'edge=2,chat=2'],
     env: {
-      ...process.env,
       GATEWAY_CONFIG: configPath,
       GATEWAY_DATA_DIR: join(dir, 'data'),
       NATS_URL: nats.url,
@@ -67,37 +64,14 @@ server: { key_cache_ttl_ms: 2000 }
       CHAT_KEY: 'chat-credential',
       MM_KEY: 'mm-credential',
       LOG_LEVEL: 'debug',
-      HOST: '127.0.0.1',
-      // --auto-ports keeps the first edge on PORT.
-      PORT: String(await freePort()),
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  edges = await new Promise<string[]>((ready, reject) => {
-    const timer = setTimeout(() => reject(new Error('the processes did not start in time')), 60_000);
-    supervisor.once('exit', (code) => reject(new Error(`the supervisor exited with ${code}`)));
-    createInterface({ input: supervisor.stdout! }).on('line', (line) => {
-      let parsed: { process?: string; msg?: string; edges?: string[] };
-      try {
-        parsed = JSON.parse(line) as typeof parsed;
-      } catch {
-        return;
-      }
-      lines.push(parsed);
-      if (parsed.msg === 'gateway ready' && parsed.edges) {
-        clearTimeout(timer);
-        ready(parsed.edges);
-      }
-    });
-  });
+  edges = gateway.edges;
+  lines = gateway.lines;
 }, 90_000);
 
 afterAll(async () => {
-  if (supervisor && supervisor.exitCode === null) {
-    const exited = new Promise((r) => supervisor.once('exit', r));
-    supervisor.kill('SIGTERM');
-    await exited;
-  }
+  await gateway?.stop();
   await Promise.all([chatSim.close(), minimax.close()]);
   await nats?.stop();
   await rm(dir, { recursive: true, force: true });
