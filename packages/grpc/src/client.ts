@@ -4,7 +4,8 @@ import { protos, type HealthCheckResponse__Output, type HealthClient } from '@ga
 import type { RequestContext } from '@gateway/logging';
 import { injectTraceContext } from '@gateway/telemetry';
 import { fromServiceError, isServiceError, isTransportUnavailable } from './errors.js';
-import { createInProcessClient, isInProcessAddress } from './in-process.js';
+import { isInProcessAddress } from './in-process.js';
+import { createInProcessClient } from './in-process-client.js';
 import { channelOptions, REQUEST_ID_KEY } from './options.js';
 import { cancelledBeforeStart, cancelOnAbort } from './call-abort.js';
 

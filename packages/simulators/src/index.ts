@@ -8,11 +8,6 @@ export {
   type RecordedRequest,
 } from './chat.js';
 export { CACHE_BLOCK_TOKENS, expectedCachedTokens, PromptCache, promptText } from './prompt-cache.js';
-export {
-  ARK_PIXELS,
-  VideoSimulator,
-  type VideoFault,
-  type VideoProtocol,
-  type VideoRecordedRequest,
-  type VideoSimulatorOptions,
-} from './video.js';
+export { VideoSimulator } from './video.js';
+export { ARK_PIXELS } from './video-protocols.js';
+export type { VideoFault, VideoProtocol, VideoRecordedRequest, VideoSimulatorOptions } from './video-options.js';

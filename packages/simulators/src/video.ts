@@ -1,7 +1,21 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable, pipeline } from 'node:stream';
+import {
+  ARK_FIELDS,
+  ARK_PIXELS,
+  ARK_PREFIX,
+  ARK_RATIOS,
+  FPS,
+  MINIMAX_FIELDS,
+  MINIMAX_PROMPT_LIMIT,
+  MINIMAX_RATIOS,
+  MINIMAX_RESOLUTIONS,
+} from './video-protocols.js';
+import type { VideoFault, VideoRecordedRequest, VideoSimulatorOptions } from './video-options.js';
+import { CHUNK, clipChunk, LAST_FRAME_PNG, taskOffset } from './video-clip.js';
+import { arkCodeFor, checkContent, denied, isHttpUrl, isObject, json, minimaxTypeFor, parseRange, type Problem } from './video-wire.js';
 
 // Asynchronous video-generation upstreams, strict the way the real vendors are:
 // - `ark`: BytePlus ModelArk content-generation tasks (Seedance), served under /api/v3.
@@ -11,86 +25,6 @@ import { Readable, pipeline } from 'node:stream';
 // deterministic mp4-looking body generated on the fly (Range supported), so even a 1 GiB clip is
 // streamed without being held in memory. Faults are queued and consumed by the next creates.
 
-export type VideoProtocol = 'ark' | 'minimax';
-
-export interface VideoFault {
-  /** The next create answers this HTTP status with the vendor's error body (429 may carry retryAfter seconds). */
-  status?: number;
-  retryAfter?: number;
-  /** The next created task ends `failed` on its first running poll with a content-moderation error. */
-  moderation?: boolean;
-  /** The next created task ends `cancelled` (on its first poll after the queued ones). */
-  cancelled?: boolean;
-}
-
-export interface VideoSimulatorOptions {
-  protocol: VideoProtocol;
-  /** The bearer credential it accepts. */
-  credential: string;
-  /** Model names it serves. */
-  models: readonly string[];
-  /** Queries answered `queued` before `running` (default 1). */
-  queuedPolls?: number;
-  /** Queries answered `running` before `succeeded` (default 2). */
-  runningPolls?: number;
-  /** Size of the mp4 served for every finished task (default 256 KiB). */
-  clipBytes?: number;
-  /** Signed URL lifetime in seconds (default 86400). */
-  urlTtlSeconds?: number;
-  /** Downloads allowed per signed URL (default 100). */
-  urlMaxDownloads?: number;
-  /** Keep received requests for assertions (default true; off in benchmarks). */
-  record?: boolean;
-}
-
-export interface VideoRecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Record<string, unknown> | undefined;
-}
-
-/** Seedance 2.5 output sizes, [width, height] by resolution and ratio (`adaptive` is billed as 16:9). */
-export const ARK_PIXELS: Record<string, Record<string, [number, number]>> = {
-  '480p': { '16:9': [854, 480], '4:3': [752, 560], '1:1': [640, 640], '3:4': [560, 752], '9:16': [480, 854], '21:9': [992, 432] },
-  '720p': { '16:9': [1280, 720], '4:3': [1112, 834], '1:1': [960, 960], '3:4': [834, 1112], '9:16': [720, 1280], '21:9': [1470, 630] },
-  '1080p': {
-    '16:9': [1920, 1080],
-    '4:3': [1664, 1248],
-    '1:1': [1440, 1440],
-    '3:4': [1248, 1664],
-    '9:16': [1080, 1920],
-    '21:9': [2206, 946],
-  },
-};
-
-const FPS = 24;
-const ARK_PREFIX = '/api/v3/contents/generations/tasks';
-const ARK_FIELDS: ReadonlySet<string> = new Set([
-  'model',
-  'content',
-  'resolution',
-  'ratio',
-  'duration',
-  'watermark',
-  'seed',
-  'camera_fixed',
-  'return_last_frame',
-  'callback_url',
-]);
-const ARK_RATIOS: ReadonlySet<string> = new Set(['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', 'adaptive']);
-const MINIMAX_FIELDS: ReadonlySet<string> = new Set([
-  'model',
-  'content',
-  'resolution',
-  'duration',
-  'ratio',
-  'prompt_optimizer',
-  'callback_url',
-]);
-const MINIMAX_RESOLUTIONS: ReadonlySet<string> = new Set(['480P', '768P', '1080P', '2K']);
-const MINIMAX_RATIOS: ReadonlySet<string> = new Set(['16:9', '9:16', '1:1', '4:3', '3:4', '21:9']);
-const MINIMAX_PROMPT_LIMIT = 7000;
 const MAX_BODY = 32 * 1024 * 1024;
 
 type Status = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -121,65 +55,6 @@ interface SignedUrl {
   epoch: number;
   used: number;
 }
-
-interface Problem {
-  message: string;
-  param: string;
-}
-
-// ---- deterministic clip bytes ----------------------------------------------------------------
-
-/** A prime period, so the pattern never lines up with the 64 KiB chunks. */
-const PERIOD = 65_521;
-const CHUNK = 64 * 1024;
-const BASE_PATTERN: Buffer = (() => {
-  const buf = Buffer.allocUnsafe(PERIOD);
-  let x = 0x9e3779b9;
-  for (let i = 0; i < PERIOD; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    buf[i] = x & 0xff;
-  }
-  return buf;
-})();
-/** An ISO BMFF `ftyp` box, so the body starts like a real mp4. */
-const FTYP = Buffer.concat([
-  Buffer.from([0, 0, 0, 32]),
-  Buffer.from('ftypisom', 'latin1'),
-  Buffer.from([0, 0, 2, 0]),
-  Buffer.from('isomiso2avc1mp41', 'latin1'),
-]);
-/** A 1×1 PNG served as the last frame. */
-const LAST_FRAME_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-function taskOffset(taskId: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < taskId.length; i++) {
-    hash ^= taskId.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash % PERIOD;
-}
-
-/** Bytes [pos, pos + length) of the clip whose pattern offset is `offset`. */
-function clipChunk(offset: number, pos: number, length: number): Buffer {
-  const buf = Buffer.allocUnsafe(length);
-  let written = 0;
-  while (written < length) {
-    const index = (pos + written + offset) % PERIOD;
-    const take = Math.min(PERIOD - index, length - written);
-    BASE_PATTERN.copy(buf, written, index, index + take);
-    written += take;
-  }
-  for (let i = pos; i < FTYP.length && i < pos + length; i++) buf[i - pos] = FTYP[i] ?? 0;
-  return buf;
-}
-
-// ---- simulator ---------------------------------------------------------------------------------
 
 export class VideoSimulator {
   readonly requests: VideoRecordedRequest[] = [];
@@ -689,110 +564,4 @@ export class VideoSimulator {
     }
     return json(res, 404, { type: 'error', error: { type: 'not_found_error', message: `task ${id} not found` } });
   }
-}
-
-// ---- helpers -------------------------------------------------------------------------------------
-
-function checkContent(content: unknown): { text: string; image: boolean } | Problem {
-  if (!Array.isArray(content) || content.length === 0) return { message: 'content must be a non-empty array.', param: 'content' };
-  let text: string | undefined;
-  let image = false;
-  for (const [i, item] of content.entries()) {
-    const param = `content[${i}]`;
-    if (!isObject(item)) return { message: `${param} must be an object.`, param };
-    if (item.type === 'text') {
-      for (const key of Object.keys(item))
-        if (key !== 'type' && key !== 'text') return { message: `${param}: unknown field ${key}.`, param };
-      if (typeof item.text !== 'string' || item.text.trim().length === 0)
-        return { message: `${param}.text must be a non-empty string.`, param };
-      if (text !== undefined) return { message: 'content must carry exactly one text item.', param };
-      text = item.text;
-    } else if (item.type === 'image_url') {
-      for (const key of Object.keys(item)) {
-        if (key !== 'type' && key !== 'image_url' && key !== 'role') return { message: `${param}: unknown field ${key}.`, param };
-      }
-      const imageUrl = item.image_url;
-      if (
-        !isObject(imageUrl) ||
-        Object.keys(imageUrl).some((key) => key !== 'url') ||
-        typeof imageUrl.url !== 'string' ||
-        !(isHttpUrl(imageUrl.url) || imageUrl.url.startsWith('data:image/'))
-      ) {
-        return { message: `${param}.image_url.url must be an http(s) URL or an image data URI.`, param };
-      }
-      if (item.role !== 'first_frame') return { message: `${param}.role must be first_frame.`, param };
-      if (image) return { message: 'content may carry at most one first_frame image.', param };
-      image = true;
-    } else {
-      return { message: `${param}.type ${String(item.type)} is not supported.`, param };
-    }
-  }
-  if (text === undefined) return { message: 'content must carry exactly one text item.', param: 'content' };
-  return { text, image };
-}
-
-/** RFC 9110 single byte ranges; undefined means serve the whole body (no header, multiple or malformed ranges). */
-function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
-  if (header === undefined) return undefined;
-  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!match) return undefined;
-  const [, first = '', last = ''] = match;
-  if (first === '' && last === '') return undefined;
-  if (first === '') {
-    const suffix = Number(last);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size };
-  }
-  const start = Number(first);
-  const stop = last === '' ? Number.MAX_SAFE_INTEGER : Number(last);
-  if (stop < start) return undefined;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end: Math.min(stop, size - 1) + 1 };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-function arkCodeFor(status: number): string {
-  if (status === 400) return 'InvalidParameter';
-  if (status === 401) return 'AuthenticationError';
-  if (status === 403) return 'AccessDenied';
-  if (status === 404) return 'ResourceNotFound';
-  if (status === 429) return 'RateLimitExceeded';
-  if (status === 503) return 'ServiceUnavailable';
-  return 'InternalServiceError';
-}
-
-function minimaxTypeFor(status: number): string {
-  if (status === 400 || status === 413) return 'invalid_request_error';
-  if (status === 401) return 'authentication_error';
-  if (status === 403) return 'permission_error';
-  if (status === 404) return 'not_found_error';
-  if (status === 429) return 'rate_limit_error';
-  if (status === 529) return 'overloaded_error';
-  return 'api_error';
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-/** The object store's answer for a refused clip URL. */
-function denied(res: ServerResponse, status: number, code: string, message: string): void {
-  const text = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>\n`;
-  res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
 }
