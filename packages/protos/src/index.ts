@@ -94,6 +94,9 @@ export type { AccountingServiceClient, AccountingServiceHandlers } from './gener
 export type { ChatServiceClient, ChatServiceHandlers } from './generated/gateway/chat/v1/ChatService.js';
 export type { CreateChatCompletionRequest__Output } from './generated/gateway/chat/v1/CreateChatCompletionRequest.js';
 export type { StreamChatCompletionRequest__Output } from './generated/gateway/chat/v1/StreamChatCompletionRequest.js';
+export type { CreateResponseRequest__Output } from './generated/gateway/chat/v1/CreateResponseRequest.js';
+export type { StreamResponseRequest__Output } from './generated/gateway/chat/v1/StreamResponseRequest.js';
+export type { StoredResponse, StoredResponse__Output } from './generated/gateway/accounting/v1/StoredResponse.js';
 export type { MeteredUsage, MeteredUsage__Output } from './generated/gateway/chat/v1/MeteredUsage.js';
 export type { VideoServiceClient, VideoServiceHandlers } from './generated/gateway/video/v1/VideoService.js';
 export type { HealthClient, HealthHandlers } from './generated/grpc/health/v1/Health.js';

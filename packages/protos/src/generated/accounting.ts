@@ -12,12 +12,16 @@ import type { CreateKeyResponse as _gateway_accounting_v1_CreateKeyResponse, Cre
 import type { CreateTeamRequest as _gateway_accounting_v1_CreateTeamRequest, CreateTeamRequest__Output as _gateway_accounting_v1_CreateTeamRequest__Output } from './gateway/accounting/v1/CreateTeamRequest.js';
 import type { CreateTeamResponse as _gateway_accounting_v1_CreateTeamResponse, CreateTeamResponse__Output as _gateway_accounting_v1_CreateTeamResponse__Output } from './gateway/accounting/v1/CreateTeamResponse.js';
 import type { DailySpend as _gateway_accounting_v1_DailySpend, DailySpend__Output as _gateway_accounting_v1_DailySpend__Output } from './gateway/accounting/v1/DailySpend.js';
+import type { DeleteStoredResponseRequest as _gateway_accounting_v1_DeleteStoredResponseRequest, DeleteStoredResponseRequest__Output as _gateway_accounting_v1_DeleteStoredResponseRequest__Output } from './gateway/accounting/v1/DeleteStoredResponseRequest.js';
+import type { DeleteStoredResponseResponse as _gateway_accounting_v1_DeleteStoredResponseResponse, DeleteStoredResponseResponse__Output as _gateway_accounting_v1_DeleteStoredResponseResponse__Output } from './gateway/accounting/v1/DeleteStoredResponseResponse.js';
 import type { DeleteTeamRequest as _gateway_accounting_v1_DeleteTeamRequest, DeleteTeamRequest__Output as _gateway_accounting_v1_DeleteTeamRequest__Output } from './gateway/accounting/v1/DeleteTeamRequest.js';
 import type { DeleteTeamResponse as _gateway_accounting_v1_DeleteTeamResponse, DeleteTeamResponse__Output as _gateway_accounting_v1_DeleteTeamResponse__Output } from './gateway/accounting/v1/DeleteTeamResponse.js';
 import type { GetDailySpendRequest as _gateway_accounting_v1_GetDailySpendRequest, GetDailySpendRequest__Output as _gateway_accounting_v1_GetDailySpendRequest__Output } from './gateway/accounting/v1/GetDailySpendRequest.js';
 import type { GetDailySpendResponse as _gateway_accounting_v1_GetDailySpendResponse, GetDailySpendResponse__Output as _gateway_accounting_v1_GetDailySpendResponse__Output } from './gateway/accounting/v1/GetDailySpendResponse.js';
 import type { GetKeyRequest as _gateway_accounting_v1_GetKeyRequest, GetKeyRequest__Output as _gateway_accounting_v1_GetKeyRequest__Output } from './gateway/accounting/v1/GetKeyRequest.js';
 import type { GetKeyResponse as _gateway_accounting_v1_GetKeyResponse, GetKeyResponse__Output as _gateway_accounting_v1_GetKeyResponse__Output } from './gateway/accounting/v1/GetKeyResponse.js';
+import type { GetStoredResponseRequest as _gateway_accounting_v1_GetStoredResponseRequest, GetStoredResponseRequest__Output as _gateway_accounting_v1_GetStoredResponseRequest__Output } from './gateway/accounting/v1/GetStoredResponseRequest.js';
+import type { GetStoredResponseResponse as _gateway_accounting_v1_GetStoredResponseResponse, GetStoredResponseResponse__Output as _gateway_accounting_v1_GetStoredResponseResponse__Output } from './gateway/accounting/v1/GetStoredResponseResponse.js';
 import type { GetTeamRequest as _gateway_accounting_v1_GetTeamRequest, GetTeamRequest__Output as _gateway_accounting_v1_GetTeamRequest__Output } from './gateway/accounting/v1/GetTeamRequest.js';
 import type { GetTeamResponse as _gateway_accounting_v1_GetTeamResponse, GetTeamResponse__Output as _gateway_accounting_v1_GetTeamResponse__Output } from './gateway/accounting/v1/GetTeamResponse.js';
 import type { GetTopSpendersRequest as _gateway_accounting_v1_GetTopSpendersRequest, GetTopSpendersRequest__Output as _gateway_accounting_v1_GetTopSpendersRequest__Output } from './gateway/accounting/v1/GetTopSpendersRequest.js';
@@ -37,6 +41,8 @@ import type { ListSpendLogsRequest as _gateway_accounting_v1_ListSpendLogsReques
 import type { ListSpendLogsResponse as _gateway_accounting_v1_ListSpendLogsResponse, ListSpendLogsResponse__Output as _gateway_accounting_v1_ListSpendLogsResponse__Output } from './gateway/accounting/v1/ListSpendLogsResponse.js';
 import type { ListTeamsRequest as _gateway_accounting_v1_ListTeamsRequest, ListTeamsRequest__Output as _gateway_accounting_v1_ListTeamsRequest__Output } from './gateway/accounting/v1/ListTeamsRequest.js';
 import type { ListTeamsResponse as _gateway_accounting_v1_ListTeamsResponse, ListTeamsResponse__Output as _gateway_accounting_v1_ListTeamsResponse__Output } from './gateway/accounting/v1/ListTeamsResponse.js';
+import type { PutStoredResponseRequest as _gateway_accounting_v1_PutStoredResponseRequest, PutStoredResponseRequest__Output as _gateway_accounting_v1_PutStoredResponseRequest__Output } from './gateway/accounting/v1/PutStoredResponseRequest.js';
+import type { PutStoredResponseResponse as _gateway_accounting_v1_PutStoredResponseResponse, PutStoredResponseResponse__Output as _gateway_accounting_v1_PutStoredResponseResponse__Output } from './gateway/accounting/v1/PutStoredResponseResponse.js';
 import type { ReleaseReservationRequest as _gateway_accounting_v1_ReleaseReservationRequest, ReleaseReservationRequest__Output as _gateway_accounting_v1_ReleaseReservationRequest__Output } from './gateway/accounting/v1/ReleaseReservationRequest.js';
 import type { ReleaseReservationResponse as _gateway_accounting_v1_ReleaseReservationResponse, ReleaseReservationResponse__Output as _gateway_accounting_v1_ReleaseReservationResponse__Output } from './gateway/accounting/v1/ReleaseReservationResponse.js';
 import type { ReserveBudgetRequest as _gateway_accounting_v1_ReserveBudgetRequest, ReserveBudgetRequest__Output as _gateway_accounting_v1_ReserveBudgetRequest__Output } from './gateway/accounting/v1/ReserveBudgetRequest.js';
@@ -49,6 +55,7 @@ import type { RevokeKeyResponse as _gateway_accounting_v1_RevokeKeyResponse, Rev
 import type { RotateKeyRequest as _gateway_accounting_v1_RotateKeyRequest, RotateKeyRequest__Output as _gateway_accounting_v1_RotateKeyRequest__Output } from './gateway/accounting/v1/RotateKeyRequest.js';
 import type { RotateKeyResponse as _gateway_accounting_v1_RotateKeyResponse, RotateKeyResponse__Output as _gateway_accounting_v1_RotateKeyResponse__Output } from './gateway/accounting/v1/RotateKeyResponse.js';
 import type { SpendLogEntry as _gateway_accounting_v1_SpendLogEntry, SpendLogEntry__Output as _gateway_accounting_v1_SpendLogEntry__Output } from './gateway/accounting/v1/SpendLogEntry.js';
+import type { StoredResponse as _gateway_accounting_v1_StoredResponse, StoredResponse__Output as _gateway_accounting_v1_StoredResponse__Output } from './gateway/accounting/v1/StoredResponse.js';
 import type { Team as _gateway_accounting_v1_Team, Team__Output as _gateway_accounting_v1_Team__Output } from './gateway/accounting/v1/Team.js';
 import type { TeamFields as _gateway_accounting_v1_TeamFields, TeamFields__Output as _gateway_accounting_v1_TeamFields__Output } from './gateway/accounting/v1/TeamFields.js';
 import type { TopSpender as _gateway_accounting_v1_TopSpender, TopSpender__Output as _gateway_accounting_v1_TopSpender__Output } from './gateway/accounting/v1/TopSpender.js';
@@ -80,12 +87,16 @@ export interface ProtoGrpcType {
         CreateTeamRequest: MessageTypeDefinition<_gateway_accounting_v1_CreateTeamRequest, _gateway_accounting_v1_CreateTeamRequest__Output>
         CreateTeamResponse: MessageTypeDefinition<_gateway_accounting_v1_CreateTeamResponse, _gateway_accounting_v1_CreateTeamResponse__Output>
         DailySpend: MessageTypeDefinition<_gateway_accounting_v1_DailySpend, _gateway_accounting_v1_DailySpend__Output>
+        DeleteStoredResponseRequest: MessageTypeDefinition<_gateway_accounting_v1_DeleteStoredResponseRequest, _gateway_accounting_v1_DeleteStoredResponseRequest__Output>
+        DeleteStoredResponseResponse: MessageTypeDefinition<_gateway_accounting_v1_DeleteStoredResponseResponse, _gateway_accounting_v1_DeleteStoredResponseResponse__Output>
         DeleteTeamRequest: MessageTypeDefinition<_gateway_accounting_v1_DeleteTeamRequest, _gateway_accounting_v1_DeleteTeamRequest__Output>
         DeleteTeamResponse: MessageTypeDefinition<_gateway_accounting_v1_DeleteTeamResponse, _gateway_accounting_v1_DeleteTeamResponse__Output>
         GetDailySpendRequest: MessageTypeDefinition<_gateway_accounting_v1_GetDailySpendRequest, _gateway_accounting_v1_GetDailySpendRequest__Output>
         GetDailySpendResponse: MessageTypeDefinition<_gateway_accounting_v1_GetDailySpendResponse, _gateway_accounting_v1_GetDailySpendResponse__Output>
         GetKeyRequest: MessageTypeDefinition<_gateway_accounting_v1_GetKeyRequest, _gateway_accounting_v1_GetKeyRequest__Output>
         GetKeyResponse: MessageTypeDefinition<_gateway_accounting_v1_GetKeyResponse, _gateway_accounting_v1_GetKeyResponse__Output>
+        GetStoredResponseRequest: MessageTypeDefinition<_gateway_accounting_v1_GetStoredResponseRequest, _gateway_accounting_v1_GetStoredResponseRequest__Output>
+        GetStoredResponseResponse: MessageTypeDefinition<_gateway_accounting_v1_GetStoredResponseResponse, _gateway_accounting_v1_GetStoredResponseResponse__Output>
         GetTeamRequest: MessageTypeDefinition<_gateway_accounting_v1_GetTeamRequest, _gateway_accounting_v1_GetTeamRequest__Output>
         GetTeamResponse: MessageTypeDefinition<_gateway_accounting_v1_GetTeamResponse, _gateway_accounting_v1_GetTeamResponse__Output>
         GetTopSpendersRequest: MessageTypeDefinition<_gateway_accounting_v1_GetTopSpendersRequest, _gateway_accounting_v1_GetTopSpendersRequest__Output>
@@ -105,6 +116,8 @@ export interface ProtoGrpcType {
         ListSpendLogsResponse: MessageTypeDefinition<_gateway_accounting_v1_ListSpendLogsResponse, _gateway_accounting_v1_ListSpendLogsResponse__Output>
         ListTeamsRequest: MessageTypeDefinition<_gateway_accounting_v1_ListTeamsRequest, _gateway_accounting_v1_ListTeamsRequest__Output>
         ListTeamsResponse: MessageTypeDefinition<_gateway_accounting_v1_ListTeamsResponse, _gateway_accounting_v1_ListTeamsResponse__Output>
+        PutStoredResponseRequest: MessageTypeDefinition<_gateway_accounting_v1_PutStoredResponseRequest, _gateway_accounting_v1_PutStoredResponseRequest__Output>
+        PutStoredResponseResponse: MessageTypeDefinition<_gateway_accounting_v1_PutStoredResponseResponse, _gateway_accounting_v1_PutStoredResponseResponse__Output>
         ReleaseReservationRequest: MessageTypeDefinition<_gateway_accounting_v1_ReleaseReservationRequest, _gateway_accounting_v1_ReleaseReservationRequest__Output>
         ReleaseReservationResponse: MessageTypeDefinition<_gateway_accounting_v1_ReleaseReservationResponse, _gateway_accounting_v1_ReleaseReservationResponse__Output>
         ReserveBudgetRequest: MessageTypeDefinition<_gateway_accounting_v1_ReserveBudgetRequest, _gateway_accounting_v1_ReserveBudgetRequest__Output>
@@ -118,6 +131,7 @@ export interface ProtoGrpcType {
         RotateKeyResponse: MessageTypeDefinition<_gateway_accounting_v1_RotateKeyResponse, _gateway_accounting_v1_RotateKeyResponse__Output>
         SpendLogEntry: MessageTypeDefinition<_gateway_accounting_v1_SpendLogEntry, _gateway_accounting_v1_SpendLogEntry__Output>
         SpenderKind: EnumTypeDefinition
+        StoredResponse: MessageTypeDefinition<_gateway_accounting_v1_StoredResponse, _gateway_accounting_v1_StoredResponse__Output>
         Team: MessageTypeDefinition<_gateway_accounting_v1_Team, _gateway_accounting_v1_Team__Output>
         TeamFields: MessageTypeDefinition<_gateway_accounting_v1_TeamFields, _gateway_accounting_v1_TeamFields__Output>
         TopSpender: MessageTypeDefinition<_gateway_accounting_v1_TopSpender, _gateway_accounting_v1_TopSpender__Output>

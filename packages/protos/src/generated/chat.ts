@@ -4,6 +4,8 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { ChatServiceClient as _gateway_chat_v1_ChatServiceClient, ChatServiceDefinition as _gateway_chat_v1_ChatServiceDefinition } from './gateway/chat/v1/ChatService.js';
 import type { CreateChatCompletionRequest as _gateway_chat_v1_CreateChatCompletionRequest, CreateChatCompletionRequest__Output as _gateway_chat_v1_CreateChatCompletionRequest__Output } from './gateway/chat/v1/CreateChatCompletionRequest.js';
 import type { CreateChatCompletionResponse as _gateway_chat_v1_CreateChatCompletionResponse, CreateChatCompletionResponse__Output as _gateway_chat_v1_CreateChatCompletionResponse__Output } from './gateway/chat/v1/CreateChatCompletionResponse.js';
+import type { CreateResponseRequest as _gateway_chat_v1_CreateResponseRequest, CreateResponseRequest__Output as _gateway_chat_v1_CreateResponseRequest__Output } from './gateway/chat/v1/CreateResponseRequest.js';
+import type { CreateResponseResponse as _gateway_chat_v1_CreateResponseResponse, CreateResponseResponse__Output as _gateway_chat_v1_CreateResponseResponse__Output } from './gateway/chat/v1/CreateResponseResponse.js';
 import type { GetUpstreamHealthRequest as _gateway_chat_v1_GetUpstreamHealthRequest, GetUpstreamHealthRequest__Output as _gateway_chat_v1_GetUpstreamHealthRequest__Output } from './gateway/chat/v1/GetUpstreamHealthRequest.js';
 import type { GetUpstreamHealthResponse as _gateway_chat_v1_GetUpstreamHealthResponse, GetUpstreamHealthResponse__Output as _gateway_chat_v1_GetUpstreamHealthResponse__Output } from './gateway/chat/v1/GetUpstreamHealthResponse.js';
 import type { ListModelsRequest as _gateway_chat_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_chat_v1_ListModelsRequest__Output } from './gateway/chat/v1/ListModelsRequest.js';
@@ -11,6 +13,8 @@ import type { ListModelsResponse as _gateway_chat_v1_ListModelsResponse, ListMod
 import type { MeteredUsage as _gateway_chat_v1_MeteredUsage, MeteredUsage__Output as _gateway_chat_v1_MeteredUsage__Output } from './gateway/chat/v1/MeteredUsage.js';
 import type { StreamChatCompletionRequest as _gateway_chat_v1_StreamChatCompletionRequest, StreamChatCompletionRequest__Output as _gateway_chat_v1_StreamChatCompletionRequest__Output } from './gateway/chat/v1/StreamChatCompletionRequest.js';
 import type { StreamChatCompletionResponse as _gateway_chat_v1_StreamChatCompletionResponse, StreamChatCompletionResponse__Output as _gateway_chat_v1_StreamChatCompletionResponse__Output } from './gateway/chat/v1/StreamChatCompletionResponse.js';
+import type { StreamResponseRequest as _gateway_chat_v1_StreamResponseRequest, StreamResponseRequest__Output as _gateway_chat_v1_StreamResponseRequest__Output } from './gateway/chat/v1/StreamResponseRequest.js';
+import type { StreamResponseResponse as _gateway_chat_v1_StreamResponseResponse, StreamResponseResponse__Output as _gateway_chat_v1_StreamResponseResponse__Output } from './gateway/chat/v1/StreamResponseResponse.js';
 import type { DeploymentHealth as _gateway_common_v1_DeploymentHealth, DeploymentHealth__Output as _gateway_common_v1_DeploymentHealth__Output } from './gateway/common/v1/DeploymentHealth.js';
 import type { ModelGroup as _gateway_common_v1_ModelGroup, ModelGroup__Output as _gateway_common_v1_ModelGroup__Output } from './gateway/common/v1/ModelGroup.js';
 
@@ -28,6 +32,8 @@ export interface ProtoGrpcType {
         ChatService: SubtypeConstructor<typeof grpc.Client, _gateway_chat_v1_ChatServiceClient> & { service: _gateway_chat_v1_ChatServiceDefinition }
         CreateChatCompletionRequest: MessageTypeDefinition<_gateway_chat_v1_CreateChatCompletionRequest, _gateway_chat_v1_CreateChatCompletionRequest__Output>
         CreateChatCompletionResponse: MessageTypeDefinition<_gateway_chat_v1_CreateChatCompletionResponse, _gateway_chat_v1_CreateChatCompletionResponse__Output>
+        CreateResponseRequest: MessageTypeDefinition<_gateway_chat_v1_CreateResponseRequest, _gateway_chat_v1_CreateResponseRequest__Output>
+        CreateResponseResponse: MessageTypeDefinition<_gateway_chat_v1_CreateResponseResponse, _gateway_chat_v1_CreateResponseResponse__Output>
         GetUpstreamHealthRequest: MessageTypeDefinition<_gateway_chat_v1_GetUpstreamHealthRequest, _gateway_chat_v1_GetUpstreamHealthRequest__Output>
         GetUpstreamHealthResponse: MessageTypeDefinition<_gateway_chat_v1_GetUpstreamHealthResponse, _gateway_chat_v1_GetUpstreamHealthResponse__Output>
         ListModelsRequest: MessageTypeDefinition<_gateway_chat_v1_ListModelsRequest, _gateway_chat_v1_ListModelsRequest__Output>
@@ -35,6 +41,8 @@ export interface ProtoGrpcType {
         MeteredUsage: MessageTypeDefinition<_gateway_chat_v1_MeteredUsage, _gateway_chat_v1_MeteredUsage__Output>
         StreamChatCompletionRequest: MessageTypeDefinition<_gateway_chat_v1_StreamChatCompletionRequest, _gateway_chat_v1_StreamChatCompletionRequest__Output>
         StreamChatCompletionResponse: MessageTypeDefinition<_gateway_chat_v1_StreamChatCompletionResponse, _gateway_chat_v1_StreamChatCompletionResponse__Output>
+        StreamResponseRequest: MessageTypeDefinition<_gateway_chat_v1_StreamResponseRequest, _gateway_chat_v1_StreamResponseRequest__Output>
+        StreamResponseResponse: MessageTypeDefinition<_gateway_chat_v1_StreamResponseResponse, _gateway_chat_v1_StreamResponseResponse__Output>
       }
     }
     common: {

@@ -8,12 +8,16 @@ import type { CreateKeyRequest as _gateway_accounting_v1_CreateKeyRequest, Creat
 import type { CreateKeyResponse as _gateway_accounting_v1_CreateKeyResponse, CreateKeyResponse__Output as _gateway_accounting_v1_CreateKeyResponse__Output } from '../../../gateway/accounting/v1/CreateKeyResponse.js';
 import type { CreateTeamRequest as _gateway_accounting_v1_CreateTeamRequest, CreateTeamRequest__Output as _gateway_accounting_v1_CreateTeamRequest__Output } from '../../../gateway/accounting/v1/CreateTeamRequest.js';
 import type { CreateTeamResponse as _gateway_accounting_v1_CreateTeamResponse, CreateTeamResponse__Output as _gateway_accounting_v1_CreateTeamResponse__Output } from '../../../gateway/accounting/v1/CreateTeamResponse.js';
+import type { DeleteStoredResponseRequest as _gateway_accounting_v1_DeleteStoredResponseRequest, DeleteStoredResponseRequest__Output as _gateway_accounting_v1_DeleteStoredResponseRequest__Output } from '../../../gateway/accounting/v1/DeleteStoredResponseRequest.js';
+import type { DeleteStoredResponseResponse as _gateway_accounting_v1_DeleteStoredResponseResponse, DeleteStoredResponseResponse__Output as _gateway_accounting_v1_DeleteStoredResponseResponse__Output } from '../../../gateway/accounting/v1/DeleteStoredResponseResponse.js';
 import type { DeleteTeamRequest as _gateway_accounting_v1_DeleteTeamRequest, DeleteTeamRequest__Output as _gateway_accounting_v1_DeleteTeamRequest__Output } from '../../../gateway/accounting/v1/DeleteTeamRequest.js';
 import type { DeleteTeamResponse as _gateway_accounting_v1_DeleteTeamResponse, DeleteTeamResponse__Output as _gateway_accounting_v1_DeleteTeamResponse__Output } from '../../../gateway/accounting/v1/DeleteTeamResponse.js';
 import type { GetDailySpendRequest as _gateway_accounting_v1_GetDailySpendRequest, GetDailySpendRequest__Output as _gateway_accounting_v1_GetDailySpendRequest__Output } from '../../../gateway/accounting/v1/GetDailySpendRequest.js';
 import type { GetDailySpendResponse as _gateway_accounting_v1_GetDailySpendResponse, GetDailySpendResponse__Output as _gateway_accounting_v1_GetDailySpendResponse__Output } from '../../../gateway/accounting/v1/GetDailySpendResponse.js';
 import type { GetKeyRequest as _gateway_accounting_v1_GetKeyRequest, GetKeyRequest__Output as _gateway_accounting_v1_GetKeyRequest__Output } from '../../../gateway/accounting/v1/GetKeyRequest.js';
 import type { GetKeyResponse as _gateway_accounting_v1_GetKeyResponse, GetKeyResponse__Output as _gateway_accounting_v1_GetKeyResponse__Output } from '../../../gateway/accounting/v1/GetKeyResponse.js';
+import type { GetStoredResponseRequest as _gateway_accounting_v1_GetStoredResponseRequest, GetStoredResponseRequest__Output as _gateway_accounting_v1_GetStoredResponseRequest__Output } from '../../../gateway/accounting/v1/GetStoredResponseRequest.js';
+import type { GetStoredResponseResponse as _gateway_accounting_v1_GetStoredResponseResponse, GetStoredResponseResponse__Output as _gateway_accounting_v1_GetStoredResponseResponse__Output } from '../../../gateway/accounting/v1/GetStoredResponseResponse.js';
 import type { GetTeamRequest as _gateway_accounting_v1_GetTeamRequest, GetTeamRequest__Output as _gateway_accounting_v1_GetTeamRequest__Output } from '../../../gateway/accounting/v1/GetTeamRequest.js';
 import type { GetTeamResponse as _gateway_accounting_v1_GetTeamResponse, GetTeamResponse__Output as _gateway_accounting_v1_GetTeamResponse__Output } from '../../../gateway/accounting/v1/GetTeamResponse.js';
 import type { GetTopSpendersRequest as _gateway_accounting_v1_GetTopSpendersRequest, GetTopSpendersRequest__Output as _gateway_accounting_v1_GetTopSpendersRequest__Output } from '../../../gateway/accounting/v1/GetTopSpendersRequest.js';
@@ -30,6 +34,8 @@ import type { ListSpendLogsRequest as _gateway_accounting_v1_ListSpendLogsReques
 import type { ListSpendLogsResponse as _gateway_accounting_v1_ListSpendLogsResponse, ListSpendLogsResponse__Output as _gateway_accounting_v1_ListSpendLogsResponse__Output } from '../../../gateway/accounting/v1/ListSpendLogsResponse.js';
 import type { ListTeamsRequest as _gateway_accounting_v1_ListTeamsRequest, ListTeamsRequest__Output as _gateway_accounting_v1_ListTeamsRequest__Output } from '../../../gateway/accounting/v1/ListTeamsRequest.js';
 import type { ListTeamsResponse as _gateway_accounting_v1_ListTeamsResponse, ListTeamsResponse__Output as _gateway_accounting_v1_ListTeamsResponse__Output } from '../../../gateway/accounting/v1/ListTeamsResponse.js';
+import type { PutStoredResponseRequest as _gateway_accounting_v1_PutStoredResponseRequest, PutStoredResponseRequest__Output as _gateway_accounting_v1_PutStoredResponseRequest__Output } from '../../../gateway/accounting/v1/PutStoredResponseRequest.js';
+import type { PutStoredResponseResponse as _gateway_accounting_v1_PutStoredResponseResponse, PutStoredResponseResponse__Output as _gateway_accounting_v1_PutStoredResponseResponse__Output } from '../../../gateway/accounting/v1/PutStoredResponseResponse.js';
 import type { ReleaseReservationRequest as _gateway_accounting_v1_ReleaseReservationRequest, ReleaseReservationRequest__Output as _gateway_accounting_v1_ReleaseReservationRequest__Output } from '../../../gateway/accounting/v1/ReleaseReservationRequest.js';
 import type { ReleaseReservationResponse as _gateway_accounting_v1_ReleaseReservationResponse, ReleaseReservationResponse__Output as _gateway_accounting_v1_ReleaseReservationResponse__Output } from '../../../gateway/accounting/v1/ReleaseReservationResponse.js';
 import type { ReserveBudgetRequest as _gateway_accounting_v1_ReserveBudgetRequest, ReserveBudgetRequest__Output as _gateway_accounting_v1_ReserveBudgetRequest__Output } from '../../../gateway/accounting/v1/ReserveBudgetRequest.js';
@@ -95,6 +101,21 @@ export interface AccountingServiceClient extends grpc.Client {
   createTeam(argument: _gateway_accounting_v1_CreateTeamRequest, callback: grpc.requestCallback<_gateway_accounting_v1_CreateTeamResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * NOT_FOUND when absent, expired or another key's.
+   */
+  DeleteStoredResponse(argument: _gateway_accounting_v1_DeleteStoredResponseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_DeleteStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  DeleteStoredResponse(argument: _gateway_accounting_v1_DeleteStoredResponseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_DeleteStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  DeleteStoredResponse(argument: _gateway_accounting_v1_DeleteStoredResponseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_DeleteStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  DeleteStoredResponse(argument: _gateway_accounting_v1_DeleteStoredResponseRequest, callback: grpc.requestCallback<_gateway_accounting_v1_DeleteStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * NOT_FOUND when absent, expired or another key's.
+   */
+  deleteStoredResponse(argument: _gateway_accounting_v1_DeleteStoredResponseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_DeleteStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  deleteStoredResponse(argument: _gateway_accounting_v1_DeleteStoredResponseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_DeleteStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  deleteStoredResponse(argument: _gateway_accounting_v1_DeleteStoredResponseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_DeleteStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  deleteStoredResponse(argument: _gateway_accounting_v1_DeleteStoredResponseRequest, callback: grpc.requestCallback<_gateway_accounting_v1_DeleteStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * FAILED_PRECONDITION (team_not_empty) while keys that are not revoked belong to it.
    */
   DeleteTeam(argument: _gateway_accounting_v1_DeleteTeamRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_DeleteTeamResponse__Output>): grpc.ClientUnaryCall;
@@ -132,6 +153,15 @@ export interface AccountingServiceClient extends grpc.Client {
   getKey(argument: _gateway_accounting_v1_GetKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
   getKey(argument: _gateway_accounting_v1_GetKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
   getKey(argument: _gateway_accounting_v1_GetKeyRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetKeyResponse__Output>): grpc.ClientUnaryCall;
+  
+  GetStoredResponse(argument: _gateway_accounting_v1_GetStoredResponseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  GetStoredResponse(argument: _gateway_accounting_v1_GetStoredResponseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  GetStoredResponse(argument: _gateway_accounting_v1_GetStoredResponseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  GetStoredResponse(argument: _gateway_accounting_v1_GetStoredResponseRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  getStoredResponse(argument: _gateway_accounting_v1_GetStoredResponseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  getStoredResponse(argument: _gateway_accounting_v1_GetStoredResponseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  getStoredResponse(argument: _gateway_accounting_v1_GetStoredResponseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  getStoredResponse(argument: _gateway_accounting_v1_GetStoredResponseRequest, callback: grpc.requestCallback<_gateway_accounting_v1_GetStoredResponseResponse__Output>): grpc.ClientUnaryCall;
   
   GetTeam(argument: _gateway_accounting_v1_GetTeamRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_GetTeamResponse__Output>): grpc.ClientUnaryCall;
   GetTeam(argument: _gateway_accounting_v1_GetTeamRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_GetTeamResponse__Output>): grpc.ClientUnaryCall;
@@ -240,6 +270,23 @@ export interface AccountingServiceClient extends grpc.Client {
   listTeams(argument: _gateway_accounting_v1_ListTeamsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_ListTeamsResponse__Output>): grpc.ClientUnaryCall;
   listTeams(argument: _gateway_accounting_v1_ListTeamsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_ListTeamsResponse__Output>): grpc.ClientUnaryCall;
   listTeams(argument: _gateway_accounting_v1_ListTeamsRequest, callback: grpc.requestCallback<_gateway_accounting_v1_ListTeamsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Stored responses (the Responses API's `store`): kept per key for the store's retention, so
+   * any chat replica continues any conversation. Another key's response is NOT_FOUND.
+   */
+  PutStoredResponse(argument: _gateway_accounting_v1_PutStoredResponseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_PutStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  PutStoredResponse(argument: _gateway_accounting_v1_PutStoredResponseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_PutStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  PutStoredResponse(argument: _gateway_accounting_v1_PutStoredResponseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_PutStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  PutStoredResponse(argument: _gateway_accounting_v1_PutStoredResponseRequest, callback: grpc.requestCallback<_gateway_accounting_v1_PutStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * Stored responses (the Responses API's `store`): kept per key for the store's retention, so
+   * any chat replica continues any conversation. Another key's response is NOT_FOUND.
+   */
+  putStoredResponse(argument: _gateway_accounting_v1_PutStoredResponseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_PutStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  putStoredResponse(argument: _gateway_accounting_v1_PutStoredResponseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_accounting_v1_PutStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  putStoredResponse(argument: _gateway_accounting_v1_PutStoredResponseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_accounting_v1_PutStoredResponseResponse__Output>): grpc.ClientUnaryCall;
+  putStoredResponse(argument: _gateway_accounting_v1_PutStoredResponseRequest, callback: grpc.requestCallback<_gateway_accounting_v1_PutStoredResponseResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * Gives a reservation back (the call failed and costs nothing). Idempotent.
@@ -370,6 +417,11 @@ export interface AccountingServiceHandlers extends grpc.UntypedServiceImplementa
   CreateTeam: grpc.handleUnaryCall<_gateway_accounting_v1_CreateTeamRequest__Output, _gateway_accounting_v1_CreateTeamResponse>;
   
   /**
+   * NOT_FOUND when absent, expired or another key's.
+   */
+  DeleteStoredResponse: grpc.handleUnaryCall<_gateway_accounting_v1_DeleteStoredResponseRequest__Output, _gateway_accounting_v1_DeleteStoredResponseResponse>;
+  
+  /**
    * FAILED_PRECONDITION (team_not_empty) while keys that are not revoked belong to it.
    */
   DeleteTeam: grpc.handleUnaryCall<_gateway_accounting_v1_DeleteTeamRequest__Output, _gateway_accounting_v1_DeleteTeamResponse>;
@@ -380,6 +432,8 @@ export interface AccountingServiceHandlers extends grpc.UntypedServiceImplementa
   GetDailySpend: grpc.handleUnaryCall<_gateway_accounting_v1_GetDailySpendRequest__Output, _gateway_accounting_v1_GetDailySpendResponse>;
   
   GetKey: grpc.handleUnaryCall<_gateway_accounting_v1_GetKeyRequest__Output, _gateway_accounting_v1_GetKeyResponse>;
+  
+  GetStoredResponse: grpc.handleUnaryCall<_gateway_accounting_v1_GetStoredResponseRequest__Output, _gateway_accounting_v1_GetStoredResponseResponse>;
   
   GetTeam: grpc.handleUnaryCall<_gateway_accounting_v1_GetTeamRequest__Output, _gateway_accounting_v1_GetTeamResponse>;
   
@@ -414,6 +468,12 @@ export interface AccountingServiceHandlers extends grpc.UntypedServiceImplementa
   ListSpendLogs: grpc.handleUnaryCall<_gateway_accounting_v1_ListSpendLogsRequest__Output, _gateway_accounting_v1_ListSpendLogsResponse>;
   
   ListTeams: grpc.handleUnaryCall<_gateway_accounting_v1_ListTeamsRequest__Output, _gateway_accounting_v1_ListTeamsResponse>;
+  
+  /**
+   * Stored responses (the Responses API's `store`): kept per key for the store's retention, so
+   * any chat replica continues any conversation. Another key's response is NOT_FOUND.
+   */
+  PutStoredResponse: grpc.handleUnaryCall<_gateway_accounting_v1_PutStoredResponseRequest__Output, _gateway_accounting_v1_PutStoredResponseResponse>;
   
   /**
    * Gives a reservation back (the call failed and costs nothing). Idempotent.
@@ -457,9 +517,11 @@ export interface AccountingServiceDefinition extends grpc.ServiceDefinition {
   AuthenticateKey: MethodDefinition<_gateway_accounting_v1_AuthenticateKeyRequest, _gateway_accounting_v1_AuthenticateKeyResponse, _gateway_accounting_v1_AuthenticateKeyRequest__Output, _gateway_accounting_v1_AuthenticateKeyResponse__Output>
   CreateKey: MethodDefinition<_gateway_accounting_v1_CreateKeyRequest, _gateway_accounting_v1_CreateKeyResponse, _gateway_accounting_v1_CreateKeyRequest__Output, _gateway_accounting_v1_CreateKeyResponse__Output>
   CreateTeam: MethodDefinition<_gateway_accounting_v1_CreateTeamRequest, _gateway_accounting_v1_CreateTeamResponse, _gateway_accounting_v1_CreateTeamRequest__Output, _gateway_accounting_v1_CreateTeamResponse__Output>
+  DeleteStoredResponse: MethodDefinition<_gateway_accounting_v1_DeleteStoredResponseRequest, _gateway_accounting_v1_DeleteStoredResponseResponse, _gateway_accounting_v1_DeleteStoredResponseRequest__Output, _gateway_accounting_v1_DeleteStoredResponseResponse__Output>
   DeleteTeam: MethodDefinition<_gateway_accounting_v1_DeleteTeamRequest, _gateway_accounting_v1_DeleteTeamResponse, _gateway_accounting_v1_DeleteTeamRequest__Output, _gateway_accounting_v1_DeleteTeamResponse__Output>
   GetDailySpend: MethodDefinition<_gateway_accounting_v1_GetDailySpendRequest, _gateway_accounting_v1_GetDailySpendResponse, _gateway_accounting_v1_GetDailySpendRequest__Output, _gateway_accounting_v1_GetDailySpendResponse__Output>
   GetKey: MethodDefinition<_gateway_accounting_v1_GetKeyRequest, _gateway_accounting_v1_GetKeyResponse, _gateway_accounting_v1_GetKeyRequest__Output, _gateway_accounting_v1_GetKeyResponse__Output>
+  GetStoredResponse: MethodDefinition<_gateway_accounting_v1_GetStoredResponseRequest, _gateway_accounting_v1_GetStoredResponseResponse, _gateway_accounting_v1_GetStoredResponseRequest__Output, _gateway_accounting_v1_GetStoredResponseResponse__Output>
   GetTeam: MethodDefinition<_gateway_accounting_v1_GetTeamRequest, _gateway_accounting_v1_GetTeamResponse, _gateway_accounting_v1_GetTeamRequest__Output, _gateway_accounting_v1_GetTeamResponse__Output>
   GetTopSpenders: MethodDefinition<_gateway_accounting_v1_GetTopSpendersRequest, _gateway_accounting_v1_GetTopSpendersResponse, _gateway_accounting_v1_GetTopSpendersRequest__Output, _gateway_accounting_v1_GetTopSpendersResponse__Output>
   GetUsage: MethodDefinition<_gateway_accounting_v1_GetUsageRequest, _gateway_accounting_v1_GetUsageResponse, _gateway_accounting_v1_GetUsageRequest__Output, _gateway_accounting_v1_GetUsageResponse__Output>
@@ -468,6 +530,7 @@ export interface AccountingServiceDefinition extends grpc.ServiceDefinition {
   ListKeys: MethodDefinition<_gateway_accounting_v1_ListKeysRequest, _gateway_accounting_v1_ListKeysResponse, _gateway_accounting_v1_ListKeysRequest__Output, _gateway_accounting_v1_ListKeysResponse__Output>
   ListSpendLogs: MethodDefinition<_gateway_accounting_v1_ListSpendLogsRequest, _gateway_accounting_v1_ListSpendLogsResponse, _gateway_accounting_v1_ListSpendLogsRequest__Output, _gateway_accounting_v1_ListSpendLogsResponse__Output>
   ListTeams: MethodDefinition<_gateway_accounting_v1_ListTeamsRequest, _gateway_accounting_v1_ListTeamsResponse, _gateway_accounting_v1_ListTeamsRequest__Output, _gateway_accounting_v1_ListTeamsResponse__Output>
+  PutStoredResponse: MethodDefinition<_gateway_accounting_v1_PutStoredResponseRequest, _gateway_accounting_v1_PutStoredResponseResponse, _gateway_accounting_v1_PutStoredResponseRequest__Output, _gateway_accounting_v1_PutStoredResponseResponse__Output>
   ReleaseReservation: MethodDefinition<_gateway_accounting_v1_ReleaseReservationRequest, _gateway_accounting_v1_ReleaseReservationResponse, _gateway_accounting_v1_ReleaseReservationRequest__Output, _gateway_accounting_v1_ReleaseReservationResponse__Output>
   ReserveBudget: MethodDefinition<_gateway_accounting_v1_ReserveBudgetRequest, _gateway_accounting_v1_ReserveBudgetResponse, _gateway_accounting_v1_ReserveBudgetRequest__Output, _gateway_accounting_v1_ReserveBudgetResponse__Output>
   ReserveBudgets: MethodDefinition<_gateway_accounting_v1_ReserveBudgetsRequest, _gateway_accounting_v1_ReserveBudgetsResponse, _gateway_accounting_v1_ReserveBudgetsRequest__Output, _gateway_accounting_v1_ReserveBudgetsResponse__Output>

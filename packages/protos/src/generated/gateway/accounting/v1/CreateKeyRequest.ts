@@ -18,6 +18,7 @@ export interface CreateKeyRequest {
   'team_id'?: (string);
   'metadata'?: ({[key: string]: string});
   'audit'?: (_gateway_accounting_v1_AuditContext | null);
+  'response_storage_off'?: (boolean);
 }
 
 export interface CreateKeyRequest__Output {
@@ -34,4 +35,5 @@ export interface CreateKeyRequest__Output {
   'team_id': (string);
   'metadata': ({[key: string]: string});
   'audit': (_gateway_accounting_v1_AuditContext__Output | null);
+  'response_storage_off': (boolean);
 }

@@ -54,6 +54,10 @@ export interface Key {
    */
   'previous_secret_expires_at_ms'?: (number | string | Long);
   'balance'?: (_gateway_accounting_v1_Balance | null);
+  /**
+   * The operator keeps no Responses API responses for this key (false on keys made before it).
+   */
+  'response_storage_off'?: (boolean);
 }
 
 export interface Key__Output {
@@ -106,4 +110,8 @@ export interface Key__Output {
    */
   'previous_secret_expires_at_ms': (number);
   'balance': (_gateway_accounting_v1_Balance__Output | null);
+  /**
+   * The operator keeps no Responses API responses for this key (false on keys made before it).
+   */
+  'response_storage_off': (boolean);
 }

@@ -28,6 +28,7 @@ export interface KeyPatch {
    * Replaces the whole map.
    */
   'metadata'?: ({[key: string]: string});
+  'response_storage_off'?: (boolean);
 }
 
 /**
@@ -55,4 +56,5 @@ export interface KeyPatch__Output {
    * Replaces the whole map.
    */
   'metadata': ({[key: string]: string});
+  'response_storage_off': (boolean);
 }

@@ -4,12 +4,16 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { CreateChatCompletionRequest as _gateway_chat_v1_CreateChatCompletionRequest, CreateChatCompletionRequest__Output as _gateway_chat_v1_CreateChatCompletionRequest__Output } from '../../../gateway/chat/v1/CreateChatCompletionRequest.js';
 import type { CreateChatCompletionResponse as _gateway_chat_v1_CreateChatCompletionResponse, CreateChatCompletionResponse__Output as _gateway_chat_v1_CreateChatCompletionResponse__Output } from '../../../gateway/chat/v1/CreateChatCompletionResponse.js';
+import type { CreateResponseRequest as _gateway_chat_v1_CreateResponseRequest, CreateResponseRequest__Output as _gateway_chat_v1_CreateResponseRequest__Output } from '../../../gateway/chat/v1/CreateResponseRequest.js';
+import type { CreateResponseResponse as _gateway_chat_v1_CreateResponseResponse, CreateResponseResponse__Output as _gateway_chat_v1_CreateResponseResponse__Output } from '../../../gateway/chat/v1/CreateResponseResponse.js';
 import type { GetUpstreamHealthRequest as _gateway_chat_v1_GetUpstreamHealthRequest, GetUpstreamHealthRequest__Output as _gateway_chat_v1_GetUpstreamHealthRequest__Output } from '../../../gateway/chat/v1/GetUpstreamHealthRequest.js';
 import type { GetUpstreamHealthResponse as _gateway_chat_v1_GetUpstreamHealthResponse, GetUpstreamHealthResponse__Output as _gateway_chat_v1_GetUpstreamHealthResponse__Output } from '../../../gateway/chat/v1/GetUpstreamHealthResponse.js';
 import type { ListModelsRequest as _gateway_chat_v1_ListModelsRequest, ListModelsRequest__Output as _gateway_chat_v1_ListModelsRequest__Output } from '../../../gateway/chat/v1/ListModelsRequest.js';
 import type { ListModelsResponse as _gateway_chat_v1_ListModelsResponse, ListModelsResponse__Output as _gateway_chat_v1_ListModelsResponse__Output } from '../../../gateway/chat/v1/ListModelsResponse.js';
 import type { StreamChatCompletionRequest as _gateway_chat_v1_StreamChatCompletionRequest, StreamChatCompletionRequest__Output as _gateway_chat_v1_StreamChatCompletionRequest__Output } from '../../../gateway/chat/v1/StreamChatCompletionRequest.js';
 import type { StreamChatCompletionResponse as _gateway_chat_v1_StreamChatCompletionResponse, StreamChatCompletionResponse__Output as _gateway_chat_v1_StreamChatCompletionResponse__Output } from '../../../gateway/chat/v1/StreamChatCompletionResponse.js';
+import type { StreamResponseRequest as _gateway_chat_v1_StreamResponseRequest, StreamResponseRequest__Output as _gateway_chat_v1_StreamResponseRequest__Output } from '../../../gateway/chat/v1/StreamResponseRequest.js';
+import type { StreamResponseResponse as _gateway_chat_v1_StreamResponseResponse, StreamResponseResponse__Output as _gateway_chat_v1_StreamResponseResponse__Output } from '../../../gateway/chat/v1/StreamResponseResponse.js';
 
 /**
  * Chat completions: model-group routing, provider adapters and metering.
@@ -23,6 +27,23 @@ export interface ChatServiceClient extends grpc.Client {
   createChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
   createChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
   createChatCompletion(argument: _gateway_chat_v1_CreateChatCompletionRequest, callback: grpc.requestCallback<_gateway_chat_v1_CreateChatCompletionResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * The Responses API (POST /v1/responses): translated onto the same routing, budgets and
+   * metering as a chat completion. An older replica answers UNIMPLEMENTED.
+   */
+  CreateResponse(argument: _gateway_chat_v1_CreateResponseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_CreateResponseResponse__Output>): grpc.ClientUnaryCall;
+  CreateResponse(argument: _gateway_chat_v1_CreateResponseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_chat_v1_CreateResponseResponse__Output>): grpc.ClientUnaryCall;
+  CreateResponse(argument: _gateway_chat_v1_CreateResponseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_CreateResponseResponse__Output>): grpc.ClientUnaryCall;
+  CreateResponse(argument: _gateway_chat_v1_CreateResponseRequest, callback: grpc.requestCallback<_gateway_chat_v1_CreateResponseResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * The Responses API (POST /v1/responses): translated onto the same routing, budgets and
+   * metering as a chat completion. An older replica answers UNIMPLEMENTED.
+   */
+  createResponse(argument: _gateway_chat_v1_CreateResponseRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_CreateResponseResponse__Output>): grpc.ClientUnaryCall;
+  createResponse(argument: _gateway_chat_v1_CreateResponseRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_gateway_chat_v1_CreateResponseResponse__Output>): grpc.ClientUnaryCall;
+  createResponse(argument: _gateway_chat_v1_CreateResponseRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_gateway_chat_v1_CreateResponseResponse__Output>): grpc.ClientUnaryCall;
+  createResponse(argument: _gateway_chat_v1_CreateResponseRequest, callback: grpc.requestCallback<_gateway_chat_v1_CreateResponseResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * What this replica's router knows of each served deployment (the admin API's upstream health).
@@ -65,6 +86,17 @@ export interface ChatServiceClient extends grpc.Client {
   streamChatCompletion(argument: _gateway_chat_v1_StreamChatCompletionRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamChatCompletionResponse__Output>;
   streamChatCompletion(argument: _gateway_chat_v1_StreamChatCompletionRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamChatCompletionResponse__Output>;
   
+  /**
+   * The same with `stream: true`: the Responses events as server-sent event frames.
+   */
+  StreamResponse(argument: _gateway_chat_v1_StreamResponseRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamResponseResponse__Output>;
+  StreamResponse(argument: _gateway_chat_v1_StreamResponseRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamResponseResponse__Output>;
+  /**
+   * The same with `stream: true`: the Responses events as server-sent event frames.
+   */
+  streamResponse(argument: _gateway_chat_v1_StreamResponseRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamResponseResponse__Output>;
+  streamResponse(argument: _gateway_chat_v1_StreamResponseRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_gateway_chat_v1_StreamResponseResponse__Output>;
+  
 }
 
 /**
@@ -72,6 +104,12 @@ export interface ChatServiceClient extends grpc.Client {
  */
 export interface ChatServiceHandlers extends grpc.UntypedServiceImplementation {
   CreateChatCompletion: grpc.handleUnaryCall<_gateway_chat_v1_CreateChatCompletionRequest__Output, _gateway_chat_v1_CreateChatCompletionResponse>;
+  
+  /**
+   * The Responses API (POST /v1/responses): translated onto the same routing, budgets and
+   * metering as a chat completion. An older replica answers UNIMPLEMENTED.
+   */
+  CreateResponse: grpc.handleUnaryCall<_gateway_chat_v1_CreateResponseRequest__Output, _gateway_chat_v1_CreateResponseResponse>;
   
   /**
    * What this replica's router knows of each served deployment (the admin API's upstream health).
@@ -88,11 +126,18 @@ export interface ChatServiceHandlers extends grpc.UntypedServiceImplementation {
    */
   StreamChatCompletion: grpc.handleServerStreamingCall<_gateway_chat_v1_StreamChatCompletionRequest__Output, _gateway_chat_v1_StreamChatCompletionResponse>;
   
+  /**
+   * The same with `stream: true`: the Responses events as server-sent event frames.
+   */
+  StreamResponse: grpc.handleServerStreamingCall<_gateway_chat_v1_StreamResponseRequest__Output, _gateway_chat_v1_StreamResponseResponse>;
+  
 }
 
 export interface ChatServiceDefinition extends grpc.ServiceDefinition {
   CreateChatCompletion: MethodDefinition<_gateway_chat_v1_CreateChatCompletionRequest, _gateway_chat_v1_CreateChatCompletionResponse, _gateway_chat_v1_CreateChatCompletionRequest__Output, _gateway_chat_v1_CreateChatCompletionResponse__Output>
+  CreateResponse: MethodDefinition<_gateway_chat_v1_CreateResponseRequest, _gateway_chat_v1_CreateResponseResponse, _gateway_chat_v1_CreateResponseRequest__Output, _gateway_chat_v1_CreateResponseResponse__Output>
   GetUpstreamHealth: MethodDefinition<_gateway_chat_v1_GetUpstreamHealthRequest, _gateway_chat_v1_GetUpstreamHealthResponse, _gateway_chat_v1_GetUpstreamHealthRequest__Output, _gateway_chat_v1_GetUpstreamHealthResponse__Output>
   ListModels: MethodDefinition<_gateway_chat_v1_ListModelsRequest, _gateway_chat_v1_ListModelsResponse, _gateway_chat_v1_ListModelsRequest__Output, _gateway_chat_v1_ListModelsResponse__Output>
   StreamChatCompletion: MethodDefinition<_gateway_chat_v1_StreamChatCompletionRequest, _gateway_chat_v1_StreamChatCompletionResponse, _gateway_chat_v1_StreamChatCompletionRequest__Output, _gateway_chat_v1_StreamChatCompletionResponse__Output>
+  StreamResponse: MethodDefinition<_gateway_chat_v1_StreamResponseRequest, _gateway_chat_v1_StreamResponseResponse, _gateway_chat_v1_StreamResponseRequest__Output, _gateway_chat_v1_StreamResponseResponse__Output>
 }
