@@ -141,12 +141,23 @@ const Video = Type.Object(
   { additionalProperties: false },
 );
 
+const Responses = Type.Object(
+  {
+    /** false: no response is stored, whatever the caller or its key asks (`store: true` answers as if false). */
+    store: Type.Optional(Type.Boolean()),
+    /** How long stored responses (and so the conversations continued from them) are kept. */
+    retention_seconds: Type.Optional(PositiveInteger),
+  },
+  { additionalProperties: false },
+);
+
 export const ConfigSchema = Type.Object(
   {
     groups: Type.Array(Group),
     server: Type.Optional(Server),
     router: Type.Optional(Router),
     video: Type.Optional(Video),
+    responses: Type.Optional(Responses),
   },
   { additionalProperties: false },
 );

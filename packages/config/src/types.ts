@@ -93,11 +93,20 @@ export interface VideoServiceConfig {
   timeoutMs: number;
 }
 
+/** The Responses API's stored responses (`/v1/responses` with `store`). */
+export interface ResponsesConfig {
+  /** false: storage is off for every key. */
+  store: boolean;
+  /** How long accounting keeps a stored response. */
+  retentionSeconds: number;
+}
+
 export interface GatewayConfig {
   groups: readonly GroupConfig[];
   server: ServerConfig;
   router: RouterConfig;
   video: VideoServiceConfig;
+  responses: ResponsesConfig;
   /** Where the configuration came from (a path, or "embedded example"). */
   source: string;
 }

@@ -49,6 +49,8 @@ export const DEFAULT_MAX_STREAM_SECONDS = 600;
 /** After the last stream ends: its usage reaches accounting and the outbox drains. */
 const SETTLE_SECONDS = 10;
 export const DEFAULT_VIDEO = { pollIntervalMs: 3000, maxConcurrentPolls: 8, retentionSeconds: 7 * 24 * 3600, timeoutMs: 30_000 } as const;
+/** Stored responses are kept as long as video jobs by default. */
+export const DEFAULT_RESPONSES = { store: true, retentionSeconds: DEFAULT_VIDEO.retentionSeconds } as const;
 export const DEFAULT_ROUTER = { retries: 1, allowedFails: 3, cooldownMs: 30_000, timeoutMs: 600_000 } as const;
 
 /** Parses and validates a YAML configuration, listing every error; never returns a partial config. */
@@ -154,12 +156,17 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
   const maxStreamSeconds = server.max_stream_seconds ?? DEFAULT_MAX_STREAM_SECONDS;
   const router = raw.router ?? {};
   const video = raw.video ?? {};
+  const responses = raw.responses ?? {};
   return {
     video: {
       pollIntervalMs: video.poll_interval_ms ?? DEFAULT_VIDEO.pollIntervalMs,
       maxConcurrentPolls: video.max_concurrent_polls ?? DEFAULT_VIDEO.maxConcurrentPolls,
       retentionSeconds: video.retention_seconds ?? DEFAULT_VIDEO.retentionSeconds,
       timeoutMs: video.timeout_ms ?? DEFAULT_VIDEO.timeoutMs,
+    },
+    responses: {
+      store: responses.store ?? DEFAULT_RESPONSES.store,
+      retentionSeconds: responses.retention_seconds ?? DEFAULT_RESPONSES.retentionSeconds,
     },
     router: {
       retries: router.retries ?? DEFAULT_ROUTER.retries,

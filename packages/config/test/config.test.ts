@@ -206,6 +206,16 @@ groups:${chat()}
     expect(issuesOf(`groups:${chat()}\nserver: { key_cache_ttl_ms: 5000 }\n`)[0]?.path).toBe('server.key_cache_ttl_ms');
   });
 
+  it('loads a config without a responses section with storage on for the video retention', () => {
+    const config = parseConfig(`groups:${chat()}\n`, 'x');
+    expect(config.responses).toEqual({ store: true, retentionSeconds: 604_800 });
+    expect(config.responses.retentionSeconds).toBe(config.video.retentionSeconds);
+    const off = parseConfig(`groups:${chat()}\nresponses: { store: false, retention_seconds: 3600 }\n`, 'x');
+    expect(off.responses).toEqual({ store: false, retentionSeconds: 3600 });
+    const paths = issuesOf(`groups:${chat()}\nresponses: { store: "no", retention_seconds: 0, keep: 1 }\n`).map((i) => i.path);
+    expect(paths).toEqual(expect.arrayContaining(['responses.store', 'responses.retention_seconds']));
+  });
+
   it('keeps the shipped example and the specification in step', () => {
     const text = readFileSync(exampleConfigPath, 'utf8');
     for (const group of ['gamma-flash', 'gamma-v4-pro', 'alpha-h3', 'alpha-h3-max', 'beta-dance']) expect(text).toContain(`id: ${group}`);

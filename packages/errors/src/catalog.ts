@@ -167,6 +167,13 @@ export const errorCatalog = {
     type: 'invalid_request_error',
     message: 'No video job with that id.',
   },
+  response_not_found: {
+    // Absent, expired or another key's: the caller cannot tell which (as OpenAI answers).
+    grpc: GrpcStatus.NOT_FOUND,
+    http: 404,
+    type: 'invalid_request_error',
+    message: 'No response found with that id.',
+  },
   video_not_ready: {
     grpc: GrpcStatus.FAILED_PRECONDITION,
     http: 409,
