@@ -16,6 +16,7 @@ import {
   type TeamFields,
 } from '@gateway/protos';
 import { type BudgetPeriod, budgetPeriodToWire } from './periods.js';
+import { isResponseNotFound, storedResponseFromWire, storedResponseToWire, type StoredResponseRecord } from './stored-responses.js';
 
 /** A key as authentication returns it: with what it may call (narrowed by its team) and until when the secret works. */
 export interface AuthenticatedKeyAnswer {
@@ -37,6 +38,8 @@ export interface NewKeyInput {
   expiresAtMs?: number;
   teamId?: string;
   metadata?: Record<string, string>;
+  /** The Responses API stores nothing for this key (default false: it stores). */
+  responseStorageOff?: boolean;
 }
 
 /** The accounting service as its callers (the edge, the CLI's tests) see it. */
@@ -73,6 +76,7 @@ export class AccountingClient {
         expires_at_ms: input.expiresAtMs ?? 0,
         team_id: input.teamId ?? '',
         metadata: input.metadata ?? {},
+        response_storage_off: input.responseStorageOff ?? false,
         audit: context?.audit ?? null,
       },
       { retries: 0, ...context },
@@ -324,6 +328,33 @@ export class AccountingClient {
       { retries: 0, ...context },
     );
     return { grantedNanoUsd: response.granted_nano_usd, perCall: response.per_call };
+  }
+
+  /** Stores (or replaces) the key's response; retried, since a repeat lands once. */
+  async putStoredResponse(record: StoredResponseRecord, context?: CallContext): Promise<void> {
+    await unary(this.#client, this.#client.PutStoredResponse, { response: storedResponseToWire(record) }, context);
+  }
+
+  /** The key's unexpired response; undefined when absent, expired or another key's. */
+  async getStoredResponse(keyId: string, id: string, context?: CallContext): Promise<StoredResponseRecord | undefined> {
+    try {
+      const answer = await unary(this.#client, this.#client.GetStoredResponse, { key_id: keyId, response_id: id }, context);
+      return answer.response ? storedResponseFromWire(answer.response) : undefined;
+    } catch (error) {
+      if (isResponseNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Removes the key's response; false when there was none. Not retried: a repeat would say none. */
+  async deleteStoredResponse(keyId: string, id: string, context?: CallContext): Promise<boolean> {
+    try {
+      await unary(this.#client, this.#client.DeleteStoredResponse, { key_id: keyId, response_id: id }, { retries: 0, ...context });
+      return true;
+    } catch (error) {
+      if (isResponseNotFound(error)) return false;
+      throw error;
+    }
   }
 
   close(): void {

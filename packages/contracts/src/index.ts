@@ -20,4 +20,13 @@ export { ALL_MODELS, hashSecret, KEY_PREFIX, keyAllows, looksLikeSecret } from '
 export { newCompletionId, timeOrderedHex } from './completions.js';
 export { groupMode, modeMessage, type GroupMode } from './groups.js';
 export * from './events.js';
+export {
+  deleteStoredResponse,
+  getStoredResponse,
+  isResponseNotFound,
+  putStoredResponse,
+  storedResponseFromWire,
+  storedResponseToWire,
+  type StoredResponseRecord,
+} from './stored-responses.js';
 export { BUDGET_PERIODS, budgetPeriodFromWire, budgetPeriodToWire, type BudgetPeriod } from './periods.js';

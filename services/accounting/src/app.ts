@@ -10,6 +10,7 @@ import { Ledger } from './domain/ledger.js';
 import { DeadLetters } from './domain/dead-letters.js';
 import { AuditLog } from './domain/audit.js';
 import { TeamRepository } from './domain/teams.js';
+import { StoredResponses } from './domain/stored-responses.js';
 import { accountingHandlers } from './handlers.js';
 import { consumeSpendEvents } from './spend-consumer.js';
 
@@ -31,6 +32,7 @@ export interface AccountingApp {
   teams: TeamRepository;
   ledger: Ledger;
   reservations: Reservations;
+  storedResponses: StoredResponses;
   /** Spend events that could not be decoded, kept aside. */
   deadLetters: DeadLetters;
   /** Stops consuming events (the server and store are closed by their owner). */
@@ -48,6 +50,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   const reservations = await Reservations.open(store, keys, teams, clock);
   const ledger = await Ledger.open(store, keys, reservations, clock);
   const audit = await AuditLog.open(store, clock);
+  const storedResponses = await StoredResponses.open(store, config.responses.retentionSeconds, clock);
   // An earlier release's ledger gets its spend-log order and daily figures in the background.
   let stopping = false;
   const backfilled = ledger
@@ -74,7 +77,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
   server.addService(
     'gateway.accounting.v1.AccountingService',
     protos().gateway.accounting.v1.AccountingService.service,
-    accountingHandlers({ server, store, keys, teams, reservations, ledger, audit, bus, logger, clock }),
+    accountingHandlers({ server, store, keys, teams, reservations, ledger, audit, storedResponses, bus, logger, clock }),
   );
 
   const deadLetters = await DeadLetters.open(store);
@@ -98,6 +101,7 @@ export async function buildAccountingApp(deps: AccountingDeps): Promise<Accounti
     teams,
     ledger,
     reservations,
+    storedResponses,
     deadLetters,
     stop: async () => {
       stopping = true;

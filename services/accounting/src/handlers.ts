@@ -5,6 +5,7 @@ import { budgetHandlers } from './handlers/budget.js';
 import { handlerContext, type HandlerDeps } from './handlers/context.js';
 import { keyHandlers } from './handlers/keys.js';
 import { spendHandlers } from './handlers/spend.js';
+import { storedResponseHandlers } from './handlers/stored-responses.js';
 import { teamHandlers } from './handlers/teams.js';
 
 // The gRPC handlers of gateway.accounting.v1.AccountingService: requests to domain calls and
@@ -23,5 +24,6 @@ export function accountingHandlers(deps: HandlerDeps): AccountingServiceHandlers
     ...teamHandlers(ctx),
     ...spendHandlers(ctx),
     ...auditHandlers(ctx),
+    ...storedResponseHandlers(ctx),
   };
 }

@@ -37,6 +37,8 @@ export function keyMessage(key: KeyRecord, now: number): Key {
     expires_at_ms: key.expires_at?.getTime() ?? 0,
     rotated_at_ms: key.rotated_at?.getTime() ?? 0,
     previous_secret_expires_at_ms: graceEnd > now ? graceEnd : 0,
+    // Keys of earlier releases have no field: storage on.
+    response_storage_off: key.response_storage_off ?? false,
     balance: balanceMessage(key, now),
   };
 }
@@ -108,6 +110,7 @@ export function keyAuditView(key: KeyRecord): Record<string, unknown> {
     expires_at: seconds(key.expires_at),
     team_id: key.team_id ?? null,
     metadata: key.metadata ?? {},
+    store_responses: !(key.response_storage_off ?? false),
   };
 }
 

@@ -5,7 +5,7 @@ import type { Collection, Doc, DocumentStore } from '@gateway/store';
 import { type AccountRecord, Balances } from './balances.js';
 import { type BudgetPeriod, periodStartOf } from './periods.js';
 import { hashSecret, newKeyId, newSecret, sameHash, secretHint } from './secrets.js';
-import { checkAmount, checkExpiry, checkLimit, checkMetadata, checkName, resolveModels } from './validation.js';
+import { checkAmount, checkExpiry, checkFlag, checkLimit, checkMetadata, checkName, resolveModels } from './validation.js';
 
 /** A key as stored: never the secret, only its hash (and, during a rotation's grace, the old one's). */
 export interface KeyRecord extends AccountRecord {
@@ -25,6 +25,8 @@ export interface KeyRecord extends AccountRecord {
   rotated_at?: Date | null;
   /** Until when the secret before the last rotation still works (null: it does not). */
   previous_secret_expires_at?: Date | null;
+  /** The Responses API stores nothing for this key; absent on older keys: storage on. */
+  response_storage_off?: boolean;
 }
 
 /**
@@ -47,6 +49,8 @@ export interface NewKey {
   expiresAtMs?: number;
   teamId?: string | null;
   metadata?: Readonly<Record<string, string>>;
+  /** Default false: responses are stored. */
+  responseStorageOff?: boolean;
 }
 
 /** What an update may change; absent fields stay as they are. */
@@ -62,6 +66,7 @@ export interface KeyChanges {
   /** null: no team. */
   teamId?: string | null;
   metadata?: Readonly<Record<string, string>>;
+  responseStorageOff?: boolean;
 }
 
 /** A key a secret authenticated, and until when that secret works (undefined: no end). */
@@ -109,6 +114,7 @@ export class KeyRepository {
     const tpm = checkLimit('tpm', input.tpm ?? 0);
     const expiresAt = checkExpiry(input.expiresAtMs ?? 0, now);
     const metadata = checkMetadata(input.metadata ?? {});
+    const storageOff = checkFlag('response_storage_off', input.responseStorageOff ?? false);
     const period = input.budgetPeriod ?? null;
     const createdAt = new Date(now);
     const secret = newSecret();
@@ -132,6 +138,7 @@ export class KeyRepository {
       expires_at: expiresAt,
       rotated_at: null,
       previous_secret_expires_at: null,
+      response_storage_off: storageOff,
       spent_nano_usd: 0,
       reserved_nano_usd: 0,
       available_nano_usd: budget,
@@ -233,6 +240,7 @@ export class KeyRepository {
     if (changes.expiresAtMs !== undefined) set.expires_at = checkExpiry(changes.expiresAtMs, this.clock());
     if (changes.teamId !== undefined) set.team_id = changes.teamId;
     if (changes.metadata !== undefined) set.metadata = checkMetadata(changes.metadata);
+    if (changes.responseStorageOff !== undefined) set.response_storage_off = checkFlag('response_storage_off', changes.responseStorageOff);
     const budget = changes.budgetNanoUsd === undefined ? undefined : checkAmount('budget_usd', changes.budgetNanoUsd);
     if (Object.keys(set).length > 0 && !(await this.keys.updateOne({ _id: id, revoked_at: null }, { $set: set }))) {
       throw new GatewayError('key_revoked');

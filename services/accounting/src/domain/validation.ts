@@ -31,6 +31,12 @@ export function checkLimit(param: 'rpm' | 'tpm', value: number): number {
   return value;
 }
 
+/** A yes-or-no field, from callers that may send anything (gRPC gives booleans; scripts may not). */
+export function checkFlag(param: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw invalid(param, `${param} must be true or false`);
+  return value;
+}
+
 /** Aliases become group ids; unknown names are refused so a typo cannot grant nothing silently. */
 export function resolveModels(groups: GroupIndex, models: readonly string[]): string[] {
   if (models.length === 0) throw invalid('models', 'models must list at least one group, or "*"');

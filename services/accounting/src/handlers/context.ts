@@ -9,6 +9,7 @@ import type { AuditLog, AuditSource } from '../domain/audit.js';
 import type { KeyRecord, KeyRepository } from '../domain/keys.js';
 import type { Ledger } from '../domain/ledger.js';
 import type { Reservations } from '../domain/reservations.js';
+import type { StoredResponses } from '../domain/stored-responses.js';
 import type { TeamRecord, TeamRepository } from '../domain/teams.js';
 import { effectiveModels } from '../domain/validation.js';
 import { SPEND_CONSUMER } from '../spend-consumer.js';
@@ -24,6 +25,7 @@ export interface HandlerDeps {
   reservations: Reservations;
   ledger: Ledger;
   audit: AuditLog;
+  storedResponses: StoredResponses;
   bus: Bus;
   logger: Logger;
   clock: () => number;

@@ -22,6 +22,7 @@ const KEY_PATCH_FIELDS = new Set([
   'expires_at_ms',
   'team_id',
   'metadata',
+  'response_storage_off',
 ]);
 
 function keyChanges(patch: KeyPatch__Output | null, mask: Set<string>): KeyChanges {
@@ -36,6 +37,7 @@ function keyChanges(patch: KeyPatch__Output | null, mask: Set<string>): KeyChang
   if (mask.has('expires_at_ms')) changes.expiresAtMs = p.expires_at_ms ?? 0;
   if (mask.has('team_id')) changes.teamId = p.team_id || null;
   if (mask.has('metadata')) changes.metadata = p.metadata ?? {};
+  if (mask.has('response_storage_off')) changes.responseStorageOff = p.response_storage_off ?? false;
   return changes;
 }
 
@@ -80,6 +82,7 @@ function createKey(ctx: HandlerContext): AccountingServiceHandlers['CreateKey'] 
         expiresAtMs: request.expires_at_ms,
         teamId: request.team_id || null,
         metadata: request.metadata,
+        responseStorageOff: request.response_storage_off,
       });
       await audit.record('key.created', created.key._id, auditSource(request.audit), diff({}, keyAuditView(created.key)));
       return created;
