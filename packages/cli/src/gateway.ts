@@ -1,7 +1,7 @@
 import { startAccounting } from '@gateway/accounting';
 import { AccountingClient, accountingBudget, BudgetLeases } from '@gateway/contracts';
 import type { Bus } from '@gateway/bus';
-import { startChat } from '@gateway/chat';
+import { accountingResponseStore, startChat } from '@gateway/chat';
 import type { Env, GatewayConfig } from '@gateway/config';
 import { startEdge } from '@gateway/edge';
 import type { Logger } from '@gateway/logging';
@@ -75,6 +75,7 @@ export async function startGateway({ config, logger, env, clock, metrics }: Gate
     const chat = await startChat({
       ...shared,
       budget: new BudgetLeases(budgetClient, budget),
+      responseStore: accountingResponseStore(budgetClient),
       logger: logger.child({ service: 'chat' }),
       listen: '127.0.0.1:0',
       inProcess: true,

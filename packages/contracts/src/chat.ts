@@ -42,6 +42,33 @@ export interface StreamMessage {
   usage: MeteredUsage__Output | null;
 }
 
+/** A Responses API call (POST /v1/responses), as the edge hands it on. */
+export interface ResponseCall {
+  /** "resp_…": the response's id and the spend event's idempotency id. */
+  responseId: string;
+  keyId: string;
+  model: string;
+  group: string;
+  /** The caller's JSON body. */
+  body: Buffer;
+  /** The operator keeps no responses for this key. */
+  storageOff: boolean;
+}
+
+/** A plain response: its body, the tool types dropped, and what the chat service waited on upstreams. */
+export interface ResponseResult extends Completion {
+  droppedTools: string[];
+}
+
+/** One message of a Responses stream: whole SSE frames; the first names the dropped tools, the last the usage. */
+export interface ResponseStreamMessage {
+  events: Buffer[];
+  usage: MeteredUsage__Output | null;
+  dropped_tools: string[];
+}
+
+export type ResponseStream = grpc.ClientReadableStream<ResponseStreamMessage>;
+
 /** The chat service as the edge sees it. */
 export class ChatClient {
   readonly #client: ChatServiceClient;
@@ -95,7 +122,37 @@ export class ChatClient {
     );
   }
 
+  /** As createChatCompletion: sent again once on a dropped connection; the response id bills it once. */
+  async createResponse(call: ResponseCall, context: CallContext = {}): Promise<ResponseResult> {
+    let upstreamMs: number | undefined;
+    const response = await unary(this.#client, this.#client.CreateResponse, responseRequest(call), {
+      retries: 1,
+      ...context,
+      onResponseMetadata: (metadata) => {
+        upstreamMs = upstreamMsOf(metadata);
+      },
+    });
+    return { body: response.body, upstreamMs, usage: response.usage, droppedTools: response.dropped_tools };
+  }
+
+  streamResponse(call: ResponseCall, context: CallContext = {}): ResponseStream {
+    return this.#client.StreamResponse(responseRequest(call), callMetadata(context), {
+      deadline: Date.now() + (context.deadlineMs ?? DEFAULT_DEADLINE_MS),
+    });
+  }
+
   close(): void {
     this.#client.close();
   }
+}
+
+function responseRequest(call: ResponseCall) {
+  return {
+    key_id: call.keyId,
+    model: call.model,
+    group: call.group,
+    body: call.body,
+    response_id: call.responseId,
+    storage_off: call.storageOff,
+  };
 }

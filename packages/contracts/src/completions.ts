@@ -20,3 +20,8 @@ export function timeOrderedHex(now: number = Date.now()): string {
 export function newCompletionId(): string {
   return `chatcmpl-${timeOrderedHex()}`;
 }
+
+/** A Responses API response's id: chosen by the edge, so a call sent twice bills and stores once. */
+export function newResponseId(): string {
+  return `resp_${timeOrderedHex()}`;
+}

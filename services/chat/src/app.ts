@@ -5,32 +5,41 @@ import {
   protos,
   type ChatServiceHandlers,
   type CreateChatCompletionRequest__Output,
+  type CreateResponseRequest__Output,
   type StreamChatCompletionRequest__Output,
+  type StreamResponseRequest__Output,
 } from '@gateway/protos';
 import { decodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, perCallBudget, unlimitedBudget, type CallBudget } from '@gateway/contracts';
-import { deploymentHealthMessage, modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
+import { dataDir, deploymentHealthMessage, modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
 import { busEventsRejectedSeries, observeBus } from '@gateway/telemetry';
 import { Router } from '@gateway/upstream';
 import { ChatCompletions, type CompletionInput } from './domain/completions.js';
 import { busMeter } from './domain/metering.js';
 import { chatProviders, type LocalUpstream } from './providers/index.js';
 import { UpstreamClient } from './upstream/client.js';
+import { loadEncryptionKey } from './responses/encryption-key.js';
+import { Responses, type ResponseInput } from './responses/responses.js';
+import type { ResponseStore } from './responses/storage.js';
 
 export interface ChatDeps extends ServiceDeps {
   /** Holds each call's worst case before it goes upstream; without one every call fits. */
   budget?: CallBudget;
   /** Unix ms now: which price window a call starts in, and its spend's date (tests move it); Date.now by default. */
   clock?: () => number;
+  /** Where stored responses (the Responses API's `store`) are kept: accounting. Without one none are kept. */
+  responseStore?: ResponseStore;
 }
 
 export interface ChatApp {
   server: GrpcServer;
   completions: ChatCompletions;
+  responses: Responses;
   router: Router<ChatGroupConfig>;
   stop(): Promise<void>;
 }
 
 const COMPLETION_ID = /^chatcmpl-[A-Za-z0-9]{8,64}$/;
+const RESPONSE_ID = /^resp_[A-Za-z0-9]{8,64}$/;
 
 /** Wires the chat service: routing, provider adapters, upstream HTTP and metering behind gRPC. */
 export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
@@ -70,6 +79,8 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     budget,
     clock,
   );
+  // One key on every replica (GATEWAY_ENCRYPTION_KEY), or one generated into this data folder.
+  const responses = new Responses(completions, deps.responseStore, loadEncryptionKey(env, dataDir(env)), logger, clock);
 
   const server = new GrpcServer({
     logger,
@@ -102,6 +113,14 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
       ...(request.completion_id ? { completionId: request.completion_id } : {}),
     };
   };
+  const responseInput = (request: CreateResponseRequest__Output | StreamResponseRequest__Output, call: CallInfo): ResponseInput => {
+    if (!RESPONSE_ID.test(request.response_id)) {
+      throw new GatewayError('invalid_request', { param: 'response_id', message: 'response ids are resp_ and 8-64 letters or digits.' });
+    }
+    const { key_id, model, body, group } = request;
+    const base = input({ key_id, model, body, group, completion_id: '' }, call);
+    return { ...base, completionId: request.response_id, storageOff: request.storage_off };
+  };
   const handlers: ChatServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
     CreateChatCompletion: server.unary('CreateChatCompletion', async (request, call) => {
@@ -111,6 +130,15 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     StreamChatCompletion: server.serverStream('StreamChatCompletion', async (request, write, call) => {
       await completions.stream(input(request, call), (chunks, usage) => write({ chunks, usage: usage ?? null }));
     }),
+    CreateResponse: server.unary('CreateResponse', async (request, call) => {
+      const { body, usage, dropped } = await responses.create(responseInput(request, call));
+      return { body, usage, dropped_tools: dropped };
+    }),
+    StreamResponse: server.serverStream('StreamResponse', async (request, write, call) => {
+      await responses.stream(responseInput(request, call), (events, usage, dropped) =>
+        write({ events, usage: usage ?? null, dropped_tools: dropped ?? [] }),
+      );
+    }),
     GetUpstreamHealth: server.unary('GetUpstreamHealth', async () => ({ deployments: router.health().map(deploymentHealthMessage) })),
   };
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, handlers);
@@ -118,6 +146,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   return {
     server,
     completions,
+    responses,
     router,
     stop: async () => {
       unobserveBus();

@@ -4,3 +4,4 @@ export { chatProviders, type ChatProvider, type ParamRule, type ProviderContext 
 export { priceUsage, type MeteredUsage } from './domain/metering.js';
 export { readUsage, type ChatUsage } from './domain/usage.js';
 export { main } from './main.js';
+export { accountingResponseStore, type ResponseStore } from './responses/storage.js';

@@ -18,6 +18,8 @@ import { healthRoutes } from './routes/health.js';
 import { modelsRoutes } from './routes/models.js';
 import { usageRoutes } from './routes/usage.js';
 import { chatRoutes } from './routes/chat.js';
+import { responsesRoutes } from './routes/responses.js';
+import { storedResponsesRoutes } from './routes/stored-responses.js';
 import { videoRoutes } from './routes/videos.js';
 import { callContext, edgeTelemetry } from './telemetry.js';
 
@@ -169,14 +171,17 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
     await v1.register(modelsRoutes, { catalog });
     await v1.register(usageRoutes, { downstream, catalog });
     const attemptsMs = config.router.timeoutMs * (config.router.retries + 1);
-    await v1.register(chatRoutes, {
+    const chatCalls = {
       downstream,
       catalog,
       // Every attempt of the group and one fallback fit in the deadline.
       unaryDeadlineMs: 2 * attemptsMs + 5000,
       streamDeadlineMs: 2 * attemptsMs + config.server.maxStreamMs,
       stallTimeoutMs: config.server.stallTimeoutMs,
-    });
+    };
+    await v1.register(chatRoutes, chatCalls);
+    await v1.register(responsesRoutes, { ...chatCalls, storeResponses: config.responses.store });
+    await v1.register(storedResponsesRoutes, { downstream });
     await v1.register(videoRoutes, {
       downstream,
       catalog,

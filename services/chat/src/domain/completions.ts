@@ -10,10 +10,11 @@ import { CompletionTally, estimateUsage } from './estimate.js';
 import { worstCaseCost } from './hold.js';
 import type { Meter, MeteredUsage } from './metering.js';
 import { isObject, validateChatRequest, type ChatRequest, type JsonObject } from './request.js';
-import { StreamChunks } from './stream-chunks.js';
+import { StreamChunks, type ChunkDialect } from './stream-chunks.js';
 import { normalizeUsage, readUsage, usageBlock, type ChatUsage } from './usage.js';
 
 export type { MeteredUsage } from './metering.js';
+export type { ChunkDialect } from './stream-chunks.js';
 
 export interface CompletionInput {
   keyId: string;
@@ -106,9 +107,16 @@ export class ChatCompletions {
     });
   }
 
-  #prepare(input: CompletionInput): { group: ChatGroupConfig; request: ChatRequest } {
-    const group = this.groups.get(input.groupId);
+  /** A chat group this service serves, by id. */
+  groupOf(id: string): ChatGroupConfig {
+    const group = this.groups.get(id);
     if (!group) throw new GatewayError('model_not_found');
+    return group;
+  }
+
+  /** The group a call addresses and its body, validated. */
+  prepare(input: CompletionInput): { group: ChatGroupConfig; request: ChatRequest } {
+    const group = this.groupOf(input.groupId);
     let body: unknown;
     try {
       body = JSON.parse(input.body.toString('utf8'));
@@ -234,7 +242,20 @@ export class ChatCompletions {
 
   /** A plain call: the response body, OpenAI-shaped, as JSON bytes, and what it was metered at. */
   async create(input: CompletionInput): Promise<{ body: Buffer; usage: MeteredUsage }> {
-    const { group, request } = this.#prepare(input);
+    const { group, request } = this.prepare(input);
+    const { response, usage } = await this.complete(input, group, request);
+    return { body: Buffer.from(JSON.stringify(response)), usage };
+  }
+
+  /**
+   * A plain call on a validated request (a chat body, or another dialect's translated onto one):
+   * the chat.completion object, its usage normalized, and what it was metered at.
+   */
+  async complete(
+    input: CompletionInput,
+    group: ChatGroupConfig,
+    request: ChatRequest,
+  ): Promise<{ response: JsonObject; usage: MeteredUsage }> {
     if (request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Streamed calls use the streaming RPC.' });
     const completionId = input.completionId ?? newCompletionId();
     const claim = await this.#reserve(input, group, request, completionId);
@@ -261,8 +282,7 @@ export class ChatCompletions {
       response.usage = usageBlock(bill.usage);
       this.logger.warn({ ...fieldsOf(input.scope), group: group.id }, 'upstream response without usage; billed on an estimate');
     }
-    const usage = await this.#meter(bill);
-    return { body: Buffer.from(JSON.stringify(response)), usage };
+    return { response, usage: await this.#meter(bill) };
   }
 
   /**
@@ -273,7 +293,21 @@ export class ChatCompletions {
    * upstream has answered is billed on the gateway's count of what it consumed.
    */
   async stream(input: CompletionInput, write: StreamWrite): Promise<void> {
-    const { group, request } = this.#prepare(input);
+    const { group, request } = this.prepare(input);
+    await this.streamPrepared(input, group, request, write);
+  }
+
+  /**
+   * A streamed call on a validated request. `dialect` writes the chunks in another API's event
+   * grammar (the Responses API); without it they go out as chat chunks.
+   */
+  async streamPrepared(
+    input: CompletionInput,
+    group: ChatGroupConfig,
+    request: ChatRequest,
+    write: StreamWrite,
+    dialect?: ChunkDialect,
+  ): Promise<void> {
     if (!request.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Plain calls use the unary RPC.' });
     const completionId = input.completionId ?? newCompletionId();
     const claim = await this.#reserve(input, group, request, completionId);
@@ -283,7 +317,7 @@ export class ChatCompletions {
       const opened = await this.#open(input, group, request, (served) => {
         answered = served;
       });
-      chunks = new StreamChunks(this.#provider(opened.attempt), request, completionId, input.model);
+      chunks = new StreamChunks(this.#provider(opened.attempt), request, completionId, input.model, dialect);
       await this.#relay(input, opened, chunks, write);
     } catch (error) {
       // The caller left (or was cut for not reading) after the upstream answered: the vendor
@@ -310,22 +344,25 @@ export class ChatCompletions {
     );
   }
 
-  /** Bills the finished stream: on the upstream's usage, else on the gateway's count (shown to a caller who asked for usage). */
+  /**
+   * Bills the finished stream: on the upstream's usage, else on the gateway's count; then the
+   * closing frames (chat's estimated usage chunk when asked, another dialect's last events) go
+   * out with what the call was metered at.
+   */
   async #settle(bill: Bill, request: ChatRequest, chunks: StreamChunks, write: StreamWrite): Promise<void> {
-    if (chunks.usage) {
-      await write([], await this.#meter(bill));
-      return;
-    }
     // A local upstream (the demo) ends its stream quietly when the caller leaves: that is the caller's doing.
     const left = bill.input.signal.aborted;
-    if (!left)
-      this.logger.warn(
-        { ...fieldsOf(bill.input.scope), group: bill.input.groupId },
-        'upstream stream without usage; billed on an estimate',
-      );
-    const usage = estimateUsage(request, chunks.tally);
-    if (request.includeUsage && !left) await write([chunks.estimatedUsageChunk(usage)]);
-    await write([], await this.#meter({ ...bill, usage, estimated: left ? 'caller_left' : 'no_usage' }));
+    if (!chunks.usage) {
+      if (!left)
+        this.logger.warn(
+          { ...fieldsOf(bill.input.scope), group: bill.input.groupId },
+          'upstream stream without usage; billed on an estimate',
+        );
+      bill.usage = estimateUsage(request, chunks.tally);
+      bill.estimated = left ? 'caller_left' : 'no_usage';
+    }
+    const metered = await this.#meter(bill);
+    await write(left ? [] : await chunks.end(bill.usage, bill.estimated !== undefined), metered);
   }
 
   /** Routes the stream: an attempt succeeds once its first events are read, so a stream that fails at once is retried. */

@@ -8,6 +8,14 @@ import { normalizeUsage, readUsage, usageBlock, type ChatUsage } from './usage.j
 // its provider, given the call's id and the caller's `model`, its usage read (and shown only if
 // the caller asked), and its text tallied in case the call must be billed on an estimate.
 
+/** Another API's event grammar for a streamed call (the Responses API): frames from chat chunks. */
+export interface ChunkDialect {
+  /** The frames one chunk makes (its id, model and usage already set); usage chunks come too. */
+  chunk(chunk: JsonObject): Buffer[];
+  /** The frames that end the answer, once billed: `usage` as billed, `estimated` when the gateway counted it. */
+  end(usage: ChatUsage, estimated: boolean): Promise<Buffer[]>;
+}
+
 export class StreamChunks {
   /** The upstream's usage, once its usage chunk has passed. */
   usage: ChatUsage | undefined;
@@ -18,6 +26,7 @@ export class StreamChunks {
     private readonly request: ChatRequest,
     private readonly completionId: string,
     private readonly model: string,
+    private readonly dialect?: ChunkDialect,
   ) {}
 
   /** The caller's chunks for one batch of upstream events, as JSON bytes. */
@@ -31,6 +40,11 @@ export class StreamChunks {
       const chunkUsage = isObject(chunk.usage) ? chunk.usage : undefined;
       if (chunkUsage) this.usage = readUsage(chunkUsage);
       this.tally.addChunk(chunk);
+      if (this.dialect) {
+        if (chunkUsage) normalizeUsage(chunkUsage);
+        out.push(...this.dialect.chunk(chunk));
+        continue;
+      }
       const usageOnly = Array.isArray(chunk.choices) && chunk.choices.length === 0 && chunkUsage !== undefined;
       if (usageOnly && !this.request.includeUsage) continue;
       chunk.id = this.completionId;
@@ -46,8 +60,14 @@ export class StreamChunks {
     return out;
   }
 
+  /** The frames that end the answer: a dialect's own, or the usage chunk a chat caller asked for when the gateway counted it. */
+  async end(usage: ChatUsage, estimated: boolean): Promise<Buffer[]> {
+    if (this.dialect) return this.dialect.end(usage, estimated);
+    return estimated && this.request.includeUsage ? [this.#estimatedUsageChunk(usage)] : [];
+  }
+
   /** The usage chunk the caller asked for, when the upstream sent none and the gateway counted instead. */
-  estimatedUsageChunk(usage: ChatUsage): Buffer {
+  #estimatedUsageChunk(usage: ChatUsage): Buffer {
     const chunk = { id: this.completionId, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: this.model };
     return Buffer.from(JSON.stringify({ ...chunk, choices: [], usage: usageBlock(usage) }));
   }
