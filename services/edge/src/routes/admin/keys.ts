@@ -19,6 +19,8 @@ function newKey(body: Static<typeof CreateKeyBody>): NewKeyInput {
     expiresAtMs: (body.expires_at ?? 0) * 1000,
     teamId: body.team_id ?? '',
     metadata: body.metadata ?? {},
+    // Absent: storage on, as for keys made before the field.
+    responseStorageOff: body.store_responses === false,
   };
 }
 
@@ -39,6 +41,7 @@ function keyPatch(body: Record<string, unknown>): { patch: KeyPatch; mask: strin
   if (body.expires_at !== undefined) set('expires_at_ms', ((body.expires_at as number | null) ?? 0) * 1000);
   if (body.team_id !== undefined) set('team_id', (body.team_id as string | null) ?? '');
   if (body.metadata !== undefined) set('metadata', body.metadata as Record<string, string>);
+  if (body.store_responses !== undefined) set('response_storage_off', body.store_responses !== true);
   return { patch, mask };
 }
 

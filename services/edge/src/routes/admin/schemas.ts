@@ -59,6 +59,8 @@ const KeyFields = {
   expires_at: nullable(UnixSeconds),
   team_id: nullable(Id),
   metadata: Metadata,
+  /** Whether /v1/responses may store this key's responses (false: never, whatever `store` says). */
+  store_responses: Type.Boolean(),
 };
 const { name: _name, models: _models, budget_usd: _budget, ...OptionalKeyFields } = KeyFields;
 

@@ -74,6 +74,7 @@ export function adminKeyView(key: Key__Output) {
     revoked_at: seconds(key.revoked_at_ms),
     rotated_at: seconds(key.rotated_at_ms),
     previous_secret_expires_at: seconds(key.previous_secret_expires_at_ms),
+    store_responses: !key.response_storage_off,
   };
 }
 
