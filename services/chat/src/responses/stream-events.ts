@@ -71,6 +71,7 @@ export class ResponseEvents {
 
   /** Closes whatever is open and ends with response.completed (or response.incomplete) carrying the final response. */
   finish(usage: ChatUsage): Buffer[] {
+    if (this.#final) return [];
     const response = finishedResponse(this.shell, this.#finishReason, this.#output, usage);
     const incomplete = response.status === 'incomplete';
     const out = [...this.#closeText(incomplete), ...this.#closeCalls(incomplete)];
