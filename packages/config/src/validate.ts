@@ -21,7 +21,9 @@ import {
   type DeploymentConfig,
   type GatewayConfig,
   type GroupConfig,
+  type ResponsesConfig,
   type VideoGroupConfig,
+  type VideoServiceConfig,
 } from './types.js';
 
 /** The configuration could not be used; `issues` lists every problem found, each with its path. */
@@ -155,19 +157,9 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
   const server = raw.server ?? {};
   const maxStreamSeconds = server.max_stream_seconds ?? DEFAULT_MAX_STREAM_SECONDS;
   const router = raw.router ?? {};
-  const video = raw.video ?? {};
-  const responses = raw.responses ?? {};
   return {
-    video: {
-      pollIntervalMs: video.poll_interval_ms ?? DEFAULT_VIDEO.pollIntervalMs,
-      maxConcurrentPolls: video.max_concurrent_polls ?? DEFAULT_VIDEO.maxConcurrentPolls,
-      retentionSeconds: video.retention_seconds ?? DEFAULT_VIDEO.retentionSeconds,
-      timeoutMs: video.timeout_ms ?? DEFAULT_VIDEO.timeoutMs,
-    },
-    responses: {
-      store: responses.store ?? DEFAULT_RESPONSES.store,
-      retentionSeconds: responses.retention_seconds ?? DEFAULT_RESPONSES.retentionSeconds,
-    },
+    video: videoSettings(raw.video ?? {}),
+    responses: responsesSettings(raw.responses ?? {}),
     router: {
       retries: router.retries ?? DEFAULT_ROUTER.retries,
       allowedFails: router.allowed_fails ?? DEFAULT_ROUTER.allowedFails,
@@ -189,6 +181,22 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
       stallTimeoutMs: (server.stall_timeout_seconds ?? 60) * 1000,
       downloadsPerKey: server.downloads_per_key ?? 8,
     },
+  };
+}
+
+function videoSettings(video: NonNullable<RawConfig['video']>): VideoServiceConfig {
+  return {
+    pollIntervalMs: video.poll_interval_ms ?? DEFAULT_VIDEO.pollIntervalMs,
+    maxConcurrentPolls: video.max_concurrent_polls ?? DEFAULT_VIDEO.maxConcurrentPolls,
+    retentionSeconds: video.retention_seconds ?? DEFAULT_VIDEO.retentionSeconds,
+    timeoutMs: video.timeout_ms ?? DEFAULT_VIDEO.timeoutMs,
+  };
+}
+
+function responsesSettings(responses: NonNullable<RawConfig['responses']>): ResponsesConfig {
+  return {
+    store: responses.store ?? DEFAULT_RESPONSES.store,
+    retentionSeconds: responses.retention_seconds ?? DEFAULT_RESPONSES.retentionSeconds,
   };
 }
 
