@@ -1,5 +1,6 @@
 import { parseConfig } from '@gateway/config';
 import { ChatSimulator } from '@gateway/simulators';
+import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestGateway, stopTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -251,6 +252,49 @@ describe('POST /v1/responses on vendor protocols', () => {
     expect(viaResponses.cost_usd).toBeGreaterThan(0);
     expect(viaResponses.cost_usd).toBe(viaChat.cost_usd);
     expect(viaResponses.usage).toEqual(viaChat.usage);
+  });
+});
+
+describe('requests as real clients write them', () => {
+  const fixture = (name: string) =>
+    JSON.parse(readFileSync(new URL(`../fixtures/codex/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+
+  it("reads Codex's own tool turn on DeepSeek: developer as system, namespaces flattened, web_search dropped, foreign reasoning left out", async () => {
+    const body = { ...fixture('tool-turn-request.json'), model: 'thinking', stream: false };
+    const response = await gateway.call('/v1/responses', key.key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    expect(response.headers.get('x-gateway-dropped')).toBe('web_search');
+    const sent = lastBody(thinkingSim);
+    const messages = sent.messages as Record<string, unknown>[];
+    expect(messages.map((m) => m.role)).toEqual(['system', 'system', 'user', 'user', 'assistant', 'tool']);
+    expect(messages.some((m) => 'reasoning_content' in m)).toBe(false);
+    expect(messages[4]).toMatchObject({ tool_calls: [{ id: 'call_capture_2', function: { name: 'exec_command' } }] });
+    const names = (sent.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(names).toEqual(expect.arrayContaining(['exec_command', 'spawn_agent', 'wait_agent']));
+    expect('client_metadata' in sent).toBe(false);
+  });
+
+  it("cleans the Agents SDK's tool schemas for DeepSeek ($schema and strict left out) and passes them on to OpenAI", async () => {
+    const body = { ...fixture('agents-sdk-first-request-plain.json'), stream: false };
+    for (const model of ['thinking', 'plain']) {
+      const response = await gateway.call('/v1/responses', key.key, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, model }),
+      });
+      expect(response.status, await response.text()).toBe(200);
+    }
+    const [toDeepSeek] = lastBody(thinkingSim).tools as { function: Record<string, unknown> }[];
+    expect(toDeepSeek?.function.strict).toBeUndefined();
+    expect(toDeepSeek?.function.parameters).not.toHaveProperty('$schema');
+    const [toOpenAI] = lastBody(plainSim).tools as { function: Record<string, unknown> }[];
+    expect(toOpenAI?.function.strict).toBe(true);
+    expect(toOpenAI?.function.parameters).toHaveProperty('$schema');
   });
 });
 

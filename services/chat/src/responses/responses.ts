@@ -50,7 +50,6 @@ export class Responses {
     if (call.asked.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Streamed calls use the streaming RPC.' });
     const { response: completion, usage } = await this.completions.complete(input, call.group, call.chat);
     const response = responseFromCompletion(call.shell, completion);
-    nameNamespaces(response, call.translated.namespaces);
     await this.#keep(input, call, response);
     return { body: Buffer.from(JSON.stringify(response)), usage, dropped: call.translated.dropped };
   }
@@ -71,7 +70,6 @@ export class Responses {
       chunk: (chunk) => [...opening(), ...events.chunk(chunk)],
       end: async (usage: ChatUsage) => {
         const closing = [...opening(), ...events.finish(usage)];
-        nameNamespaces(events.response, call.translated.namespaces);
         await this.#keep(input, call, events.response);
         return closing;
       },
@@ -108,6 +106,8 @@ export class Responses {
       model: input.model,
       createdAt: Math.floor(this.clock() / 1000),
       echo: translated.echo,
+      // Calls of a flattened namespace tool name their namespace again, as the caller declared it.
+      namespaces: translated.namespaces,
       ...(asked.sealReasoning ? { sealReasoning: (text: string) => sealReasoning(this.sealKey, text) } : {}),
     };
     return { asked, translated, group, chat, shell };
@@ -146,14 +146,4 @@ export class Responses {
 
 function storeContext(input: ResponseInput): StoreContext {
   return { requestId: input.requestId, scope: input.scope, deadline: input.deadline, signal: input.signal };
-}
-
-/** Function calls of a flattened namespace tool say their namespace again, as the caller declared it. */
-function nameNamespaces(response: JsonObject, namespaces: ReadonlyMap<string, string>): void {
-  if (namespaces.size === 0 || !Array.isArray(response.output)) return;
-  for (const item of response.output) {
-    if (isObject(item) && item.type === 'function_call' && typeof item.name === 'string' && namespaces.has(item.name)) {
-      item.namespace = namespaces.get(item.name);
-    }
-  }
 }

@@ -1,4 +1,5 @@
 import type { ParamRule } from '../types.js';
+import { deepseekTools } from './tools.js';
 
 /**
  * What the DeepSeek chat API understands. `reasoning_effort` is not copied: it is translated
@@ -14,7 +15,7 @@ export const deepseekParams: Readonly<Record<string, ParamRule>> = {
   frequency_penalty: true,
   logprobs: true,
   top_logprobs: true,
-  tools: true,
+  tools: deepseekTools,
   tool_choice: true,
   response_format: true,
   stream: true,
