@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { REASONING_TEXT, simulatorTurn, turnDeltas } from './chat-turn.js';
 import { PromptCache, promptChars } from './prompt-cache.js';
 
 // An OpenAI-compatible chat completions upstream, strict the way real vendors are: it refuses
 // parameters it does not know, images on models without vision, and (flavor "deepseek") speaks
-// DeepSeek's thinking controls and reasoning traces. Faults are queued per request.
+// DeepSeek's thinking controls and reasoning traces. It calls tools on request (chat-turn.ts),
+// plain and streamed, so an agent's tool loop runs against it. Faults are queued per request.
 
 export type ChatFlavor = 'openai' | 'deepseek';
 
@@ -33,12 +35,22 @@ export interface ChatSimulatorOptions {
   visionModels?: readonly string[];
   /** Streams: pause between chunks. */
   chunkDelayMs?: number;
-  /** The text every completion answers with (split into one chunk per word when streamed). */
+  /**
+   * The text every completion answers with (split into one chunk per word when streamed), but
+   * for tool calls asked by `[sim:call NAME {json}]` and quotes of tool results (chat-turn.ts).
+   */
   reply?: string;
   /** Keep received requests for assertions (off in benchmarks). */
   record?: boolean;
   /** DeepSeek-style prefix caching (see prompt-cache.ts); on unless false. */
   promptCache?: boolean;
+}
+
+/** What a stream carries after its headers: the deltas, the finish reason, and the usage when asked for. */
+interface StreamedAnswer {
+  deltas: Record<string, unknown>[];
+  finish: string;
+  usage: { usage: { prompt_tokens: number; completion_tokens: number }; cachedTokens: number } | undefined;
 }
 
 export interface RecordedRequest {
@@ -163,39 +175,46 @@ export class ChatSimulator {
     if (problem) return error(res, 400, problem, 'invalid_request_error');
 
     const thinking = this.#options.flavor === 'deepseek' && (body.thinking as { type?: string } | undefined)?.type === 'enabled';
-    const words = this.#options.reply.split(' ');
-    const { usage, cachedTokens } = this.#usage(body.messages, body.tools, words.length, thinking);
+    const turn = simulatorTurn(body, this.#options.reply);
+    const { usage, cachedTokens } = this.#usage(body.messages, body.tools, turn.completionTokens, thinking);
     this.#completions += 1;
-    const id = `upstream-${this.#completions}`;
-    const created = Math.floor(Date.now() / 1000);
-    const model = body.model as string;
+    const base = { id: `upstream-${this.#completions}`, created: Math.floor(Date.now() / 1000), model: body.model as string };
 
     if (body.stream !== true) {
       this.#count(usage, cachedTokens);
-      const message: Record<string, unknown> = { role: 'assistant', content: this.#options.reply };
-      if (thinking) message.reasoning_content = 'Thinking it through.';
+      const message: Record<string, unknown> = { role: 'assistant', content: turn.content };
+      if (thinking) message.reasoning_content = REASONING_TEXT;
+      if (turn.calls.length > 0) message.tool_calls = turn.calls;
       return json(res, 200, {
-        id,
+        ...base,
         object: 'chat.completion',
-        created,
-        model,
         system_fingerprint: 'fp_upstream',
-        choices: [{ index: 0, message, logprobs: null, finish_reason: 'stop' }],
+        choices: [{ index: 0, message, logprobs: null, finish_reason: turn.finish }],
         usage,
       });
     }
-
     const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+    await this.#stream(
+      res,
+      fault,
+      { ...base, object: 'chat.completion.chunk', system_fingerprint: 'fp_upstream' },
+      {
+        deltas: turnDeltas(turn, thinking),
+        finish: turn.finish,
+        usage: includeUsage ? { usage, cachedTokens } : undefined,
+      },
+    );
+  }
+
+  /** Streams the deltas a chunk each, then the finish chunk and the usage chunk, the fault's cut, delay or omission applied. */
+  async #stream(res: ServerResponse, fault: ChatFault, base: Record<string, unknown>, answer: StreamedAnswer): Promise<void> {
+    const includeUsage = answer.usage !== undefined;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.on('close', () => {
       if (!res.writableFinished) this.aborted += 1;
     });
-    const base = { id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_upstream' };
-    const deltas: Record<string, unknown>[] = [{ role: 'assistant', content: '' }];
-    if (thinking) deltas.push({ reasoning_content: 'Thinking it through.' });
-    for (const [i, word] of words.entries()) deltas.push({ content: i === 0 ? word : ` ${word}` });
     let sent = 0;
-    for (const delta of deltas) {
+    for (const delta of answer.deltas) {
       if (sent > 0 && this.#options.chunkDelayMs) await sleep(this.#options.chunkDelayMs);
       if (res.destroyed) return;
       if (fault.cutAfterChunks !== undefined && sent >= fault.cutAfterChunks) {
@@ -210,21 +229,21 @@ export class ChatSimulator {
     if (fault.usageDelayMs) await sleep(fault.usageDelayMs);
     if (res.destroyed) return;
     res.write(
-      `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }], ...(includeUsage ? { usage: null } : {}) })}\n\n`,
+      `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: answer.finish }], ...(includeUsage ? { usage: null } : {}) })}\n\n`,
     );
-    if (includeUsage && !fault.omitUsage) {
-      this.#count(usage, cachedTokens);
-      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage })}\n\n`);
+    if (answer.usage && !fault.omitUsage) {
+      this.#count(answer.usage.usage, answer.usage.cachedTokens);
+      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: answer.usage.usage })}\n\n`);
     }
     res.end('data: [DONE]\n\n');
   }
 
   /** The call's usage in the flavor's shape, and the cached tokens it reports (0 with caching off). */
-  #usage(messages: unknown, tools: unknown, words: number, thinking: boolean) {
+  #usage(messages: unknown, tools: unknown, answerTokens: number, thinking: boolean) {
     const promptTokens = countPromptTokens(messages) + countToolTokens(tools);
     const cachedTokens = this.#cache?.use(messages) ?? 0;
     const reasoningTokens = thinking ? 7 : 0;
-    const completionTokens = words + reasoningTokens;
+    const completionTokens = answerTokens + reasoningTokens;
     const usage = {
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,

@@ -1,10 +1,12 @@
 import { countTextTokens } from '@gateway/tokenizer';
 import type { JsonObject } from '../../domain/request.js';
 import { PrefixCache } from './cache.js';
+import { contentText } from './tool-calls.js';
 
 // What the demo model reads of a request and the usage it reports: real o200k_base tokens (the
 // gateway's own tokenizer), a fixed per-message overhead and a fixed price per image, as
-// vendors count them, and the prompt tokens served from its prefix cache.
+// vendors count them, tool definitions and earlier tool calls included, and the prompt tokens
+// served from its prefix cache.
 
 /** What an image costs in prompt tokens (a low-detail image, as vendors count one). */
 const IMAGE_TOKENS = 85;
@@ -23,30 +25,37 @@ export interface Reading {
   images: number;
 }
 
+/** The tokens of an assistant message's tool calls: each name and its arguments. */
+function toolCallTokens(calls: unknown): number {
+  if (!Array.isArray(calls)) return 0;
+  let tokens = 0;
+  for (const call of calls as JsonObject[]) {
+    const fn = call?.function as JsonObject | undefined;
+    if (typeof fn?.name === 'string') tokens += countTextTokens(fn.name);
+    if (typeof fn?.arguments === 'string') tokens += countTextTokens(fn.arguments);
+  }
+  return tokens;
+}
+
 export function read(body: JsonObject): Reading {
   const messages = Array.isArray(body.messages) ? (body.messages as JsonObject[]) : [];
-  const perMessage: number[] = [];
+  // Tool definitions come first in a vendor's prompt, so they are the first "message" cached.
+  const tools = Array.isArray(body.tools) && body.tools.length > 0 ? body.tools : undefined;
+  const parts: unknown[] = tools ? [{ tools }, ...messages] : messages;
+  const perMessage: number[] = tools ? [countTextTokens(JSON.stringify(tools))] : [];
   let images = 0;
   let question = '';
   for (const message of messages) {
     const content = message.content;
-    let text = '';
-    let seen = 0;
-    if (typeof content === 'string') text = content;
-    else if (Array.isArray(content)) {
-      for (const part of content as JsonObject[]) {
-        if (part.type === 'text' && typeof part.text === 'string') text += `${part.text} `;
-        if (part.type === 'image_url') seen += 1;
-      }
-    }
-    text = text.trim();
-    perMessage.push(MESSAGE_TOKENS + countTextTokens(text) + seen * IMAGE_TOKENS);
+    const text = contentText(content).trim();
+    const seen = Array.isArray(content) ? (content as JsonObject[]).filter((part) => part?.type === 'image_url').length : 0;
+    perMessage.push(MESSAGE_TOKENS + countTextTokens(text) + seen * IMAGE_TOKENS + toolCallTokens(message.tool_calls));
     images += seen;
     if (message.role === 'user') question = text;
   }
   let promptTokens = 0;
   for (const count of perMessage) promptTokens += count;
-  const cachedTokens = cache.cachedTokens(String(body.model ?? ''), messages, perMessage);
+  const cachedTokens = cache.cachedTokens(String(body.model ?? ''), parts, perMessage);
   return { question, promptTokens, cachedTokens, images };
 }
 
@@ -59,13 +68,15 @@ export function cut(text: string, maxTokens: number): string {
   return words.slice(0, kept).join(' ');
 }
 
-export function usage(reading: Reading, answer: string, reasoning: string | undefined): JsonObject {
+/** The usage of an answer whose completion is `completion` (the text, or each tool call's name and arguments). */
+export function usage(reading: Reading, completion: readonly string[], reasoning: string | undefined): JsonObject {
   const reasoningTokens = reasoning ? countTextTokens(reasoning) : 0;
-  const completion = countTextTokens(answer) + reasoningTokens;
+  let completionTokens = reasoningTokens;
+  for (const text of completion) completionTokens += countTextTokens(text);
   return {
     prompt_tokens: reading.promptTokens,
-    completion_tokens: completion,
-    total_tokens: reading.promptTokens + completion,
+    completion_tokens: completionTokens,
+    total_tokens: reading.promptTokens + completionTokens,
     prompt_tokens_details: { cached_tokens: reading.cachedTokens },
     completion_tokens_details: { reasoning_tokens: reasoningTokens },
   };
