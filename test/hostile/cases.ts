@@ -17,6 +17,10 @@ export interface HostileCase {
 
 export const KEY_ROUTES: readonly [string, string][] = [
   ['POST', '/v1/chat/completions'],
+  ['POST', '/v1/responses'],
+  ['GET', '/v1/responses/resp_0123456789abcdef'],
+  ['DELETE', '/v1/responses/resp_0123456789abcdef'],
+  ['GET', '/v1/responses/resp_0123456789abcdef/input_items'],
   ['GET', '/v1/models'],
   ['GET', '/v1/models/demo-chat'],
   ['GET', '/v1/usage'],
@@ -57,6 +61,7 @@ export const PUBLIC_ROUTES: readonly [string, string][] = [
 
 const BODY_ROUTES: readonly [string, string, 'key' | 'admin'][] = [
   ['POST', '/v1/chat/completions', 'key'],
+  ['POST', '/v1/responses', 'key'],
   ['POST', '/v1/videos', 'key'],
   ['POST', '/admin/v1/keys', 'admin'],
   ['PATCH', '/admin/v1/keys/key_0000000000000000', 'admin'],
@@ -141,6 +146,62 @@ const CHAT_FIELDS: Record<string, readonly unknown[]> = {
     [{ content: 'x' }],
   ],
   model: [5, true, [], {}, '', 'no-such-model'],
+};
+
+const RESPONSES_BASE = { model: 'demo-chat', input: 'hi' };
+
+/** Each Responses field with wrong values: refused before anything is held, sent or stored. */
+const RESPONSES_FIELDS: Record<string, readonly unknown[]> = {
+  model: [5, true, [], {}, '', 'no-such-model', 'demo-video'],
+  input: [
+    5,
+    true,
+    {},
+    [],
+    [5],
+    [null],
+    [{ type: 'message', role: 'wizard', content: 'x' }],
+    [{ role: 'user', content: 5 }],
+    [{ role: 'user', content: [{ type: 'input_file', file_id: 'file_1' }] }],
+    [{ role: 'user', content: [{ type: 'input_image', file_id: 'file_1' }] }],
+    [{ role: 'user', content: [{ type: 'input_image', image_url: 'ftp://x' }] }],
+    [{ role: 'user', content: [{ type: 'input_text' }] }],
+    [{ type: 'function_call' }],
+    [{ type: 'function_call', call_id: 'c', name: 'f', arguments: {} }],
+    [{ type: 'function_call_output', output: 'x' }],
+    [{ type: 'no_such_item' }],
+    [{ type: 5 }],
+  ],
+  instructions: [5, true, [], {}],
+  tools: ['x', 5, {}, [5], [{}], [{ type: 'function' }], [{ type: 'function', name: 'f', parameters: 5 }], [{ type: 'namespace' }]],
+  tool_choice: [5, true, [], 'sometimes', { type: 'function' }, { type: 'function', name: '' }],
+  parallel_tool_calls: ['true', 1, [], {}],
+  max_output_tokens: ['10', 0, -5, 1.5, true, 1e9],
+  temperature: ['1', true, -0.1, 2.5, [], {}],
+  top_p: ['0.5', true, -1, 1.01, [], {}],
+  reasoning: ['x', 5, [], { effort: 'extreme' }, { effort: 5 }],
+  text: [
+    'x',
+    5,
+    [],
+    { format: 'x' },
+    { format: { type: 'xml' } },
+    { format: { type: 'json_schema' } },
+    { format: { type: 'json_schema', name: 'x', schema: 5 } },
+  ],
+  metadata: ['x', 5, [], { a: 5 }, Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])), { a: 'x'.repeat(600) }],
+  user: [5, true, [], {}],
+  safety_identifier: [5, true, []],
+  prompt_cache_key: [5, true, {}],
+  include: ['x', 5, [5], {}],
+  store: ['true', 1, []],
+  stream: ['true', 1, [], {}],
+  background: [true, 'yes', 1],
+  conversation: ['conv_1', { id: 'conv_1' }],
+  previous_response_id: [5, true, {}, 'resp_0123456789abcdef', 'x'],
+  truncation: ['sometimes', 5, true],
+  top_logprobs: [-1, 21, 1.5, '3'],
+  max_tool_calls: [0, -1, 'x'],
 };
 
 const VIDEO_BASE = { model: 'demo-video', prompt: 'A paper boat', seconds: 4 };
@@ -454,6 +515,23 @@ export function hostileCases(): HostileCase[] {
     headers: JSON_TYPE,
     body: `{"model":"demo-chat","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":{"a":${deep(10_000)}}}}]}`,
   });
+
+  for (const [field, values] of Object.entries(RESPONSES_FIELDS)) {
+    for (const value of values)
+      add({
+        name: `responses ${field}=${json(value)?.slice(0, 30)}`,
+        method: 'POST',
+        path: '/v1/responses',
+        auth: 'key',
+        headers: JSON_TYPE,
+        body: json({ ...RESPONSES_BASE, [field]: value }),
+      });
+  }
+  for (const query of ['limit=0', 'limit=101', 'limit=abc', 'order=sideways']) {
+    add({ name: `input_items ${query}`, method: 'GET', path: `/v1/responses/resp_0123456789abcdef/input_items?${query}`, auth: 'key' });
+  }
+  for (const id of ['x', 'resp_', 'resp_../../x', `resp_${'a'.repeat(100)}`, 'chatcmpl-0123456789abcdef'])
+    add({ name: `response id ${id.slice(0, 20)}`, method: 'GET', path: `/v1/responses/${encodeURIComponent(id)}`, auth: 'key' });
 
   for (const [field, values] of Object.entries(VIDEO_FIELDS)) {
     for (const value of values)

@@ -3,6 +3,7 @@ import { GatewayError } from '@gateway/errors';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateChatRequest } from '../../services/chat/src/domain/request.js';
+import { readResponsesRequest, translateRequest } from '../../services/chat/src/responses/request.js';
 import { peekChatFields } from '../../services/edge/src/peek.js';
 import { validateCreate } from '../../services/video/src/domain/validate.js';
 import { videoProviders } from '../../services/video/src/providers/index.js';
@@ -94,6 +95,44 @@ const chatLike = fc.record(
   { requiredKeys: [] },
 );
 
+/** A Responses body: the documented fields, each any JSON or a likely shape. */
+const item = fc.record(
+  {
+    type: fc.oneof(json, fc.constantFrom('message', 'function_call', 'function_call_output', 'reasoning', 'web_search_call')),
+    role: fc.oneof(json, fc.constantFrom('user', 'assistant', 'system', 'developer')),
+    content: fc.oneof(
+      json,
+      fc.array(fc.record({ type: fc.constantFrom('input_text', 'input_image', 'output_text'), text: json, image_url: json })),
+    ),
+    call_id: json,
+    name: json,
+    arguments: json,
+    output: json,
+    summary: json,
+    encrypted_content: json,
+  },
+  { requiredKeys: [] },
+);
+const responsesLike = fc.record(
+  {
+    model: json,
+    input: fc.oneof(json, fc.array(item, { maxLength: 4 })),
+    instructions: json,
+    tools: fc.oneof(
+      json,
+      fc.array(fc.record({ type: fc.constantFrom('function', 'namespace', 'web_search'), name: json, tools: json, parameters: json })),
+    ),
+    tool_choice: json,
+    text: json,
+    reasoning: json,
+    include: json,
+    store: json,
+    metadata: json,
+    max_output_tokens: json,
+  },
+  { requiredKeys: [] },
+);
+
 function onlyGatewayErrors(run: () => unknown): void {
   try {
     run();
@@ -109,6 +148,19 @@ describe('fuzzing the validators with random JSON', () => {
       fc.property(fc.oneof(json, chatLike), (body) => {
         // Through JSON as a caller's body is: no undefined, no -0 distinctions, non-finite as null.
         onlyGatewayErrors(() => validateChatRequest(JSON.parse(JSON.stringify(body) ?? 'null'), chat));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('the Responses reader and translator accept or refuse with a 4xx, never anything else', () => {
+    fc.assert(
+      fc.property(fc.oneof(json, responsesLike), fc.boolean(), (body, storageOff) => {
+        onlyGatewayErrors(() => {
+          const asked = readResponsesRequest(JSON.parse(JSON.stringify(body) ?? 'null'), storageOff);
+          const translated = translateRequest(asked, chat, [], () => undefined);
+          return validateChatRequest(translated.chatBody, chat);
+        });
       }),
       { numRuns: 3000 },
     );

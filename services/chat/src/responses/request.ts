@@ -2,6 +2,7 @@ import type { ChatGroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { isObject, type JsonObject } from '../domain/request.js';
 import { shapeProblem } from '../domain/schema.js';
+import { checkEchoedFields } from './checks.js';
 import { chatMessages, inputItems, invalid, type OpenReasoning } from './input-items.js';
 import { chatToolChoice, chatTools } from './tools.js';
 
@@ -71,9 +72,7 @@ export function readResponsesRequest(body: unknown, storageOff: boolean): Respon
   if (body.conversation !== undefined && body.conversation !== null) {
     throw invalid('conversation', 'conversations are not supported by this gateway; continue with previous_response_id.');
   }
-  for (const flag of ['stream', 'store', 'parallel_tool_calls'] as const) {
-    if (body[flag] !== undefined && body[flag] !== null && typeof body[flag] !== 'boolean') throw invalid(flag, 'must be a boolean.');
-  }
+  checkEchoedFields(body);
   if (storageOff && body.store === true)
     throw invalid('store', 'this gateway keeps no responses for this key; send store: false or leave it out.');
   const include = body.include;
@@ -82,7 +81,6 @@ export function readResponsesRequest(body: unknown, storageOff: boolean): Respon
   }
   const previousResponseId = optionalString(body, 'previous_response_id');
   if (body.input === undefined && previousResponseId === undefined) throw invalid('input', 'is required.');
-  optionalString(body, 'instructions');
   return {
     body,
     stream: body.stream === true,
@@ -155,9 +153,9 @@ export function translateRequest(
   const { tools, dropped, namespaces } = chatTools(body.tools);
   const chatBody: JsonObject = { model: body.model, messages, stream: request.stream };
   if (request.stream) chatBody.stream_options = { include_usage: true };
+  const choice = chatToolChoice(body.tool_choice, tools);
   if (tools.length > 0) {
     chatBody.tools = tools;
-    const choice = chatToolChoice(body.tool_choice, tools);
     if (choice !== undefined) chatBody.tool_choice = choice;
     if (typeof body.parallel_tool_calls === 'boolean') chatBody.parallel_tool_calls = body.parallel_tool_calls;
   }

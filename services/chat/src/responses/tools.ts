@@ -51,12 +51,18 @@ export function chatTools(value: unknown): ChatTools {
 
 /** `tool_choice` as chat takes it, against the tools left; undefined leaves the upstream's default. */
 export function chatToolChoice(value: unknown, tools: readonly JsonObject[]): unknown {
-  if (value === undefined || value === null || tools.length === 0) return undefined;
+  const choice = readToolChoice(value);
+  return tools.length === 0 ? undefined : choice;
+}
+
+/** The choice checked whatever tools are left: a wrong one is the caller's mistake either way. */
+function readToolChoice(value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
   if (value === 'auto' || value === 'none' || value === 'required') return value;
   if (!isObject(value) || typeof value.type !== 'string')
     throw invalid('tool_choice', "must be 'auto', 'none', 'required' or a tool choice object.");
   if (value.type === 'function') {
-    if (typeof value.name !== 'string') throw invalid('tool_choice.name', 'must be a string.');
+    if (typeof value.name !== 'string' || value.name === '') throw invalid('tool_choice.name', 'must be a non-empty string.');
     return { type: 'function', function: { name: value.name } };
   }
   // A subset of the tools: the upstream gets them all, under the subset's mode.
