@@ -325,7 +325,7 @@ describe('stored responses belong to their key', () => {
     const { key: secret } = JSON.parse(text) as { key: string };
     const own = sdk(secret);
     const response = await own.responses.create({ model: 'demo-chat', input: 'forget me' });
-    expect(response.store).toBe(false);
+    expect((response as { store?: boolean }).store).toBe(false);
     await expect(own.responses.retrieve(response.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     const refused = await own.responses.create({ model: 'demo-chat', input: 'keep me', store: true }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.UnprocessableEntityError);
