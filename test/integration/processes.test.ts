@@ -174,6 +174,34 @@ describe('separate processes (gateway start --separate)', () => {
     await eventually(async () => (await models()).status === 401, 1000);
   });
 
+  it("continue each other's Responses conversations: both chat services read stored turns through accounting", async () => {
+    const { key } = (await (await admin(edges[0]!, 'POST', '/admin/v1/keys', { name: 'r', models: ['g'], budget_usd: 1 })).json()) as {
+      key: string;
+    };
+    let previous: string | undefined;
+    const ids: string[] = [];
+    for (let turn = 0; turn < 6; turn += 1) {
+      const client = new OpenAI({ apiKey: key, baseURL: `${edges[turn % 2]!}/v1`, maxRetries: 0 });
+      const response = await client.responses.create({
+        model: 'g',
+        input: `Turn ${turn}`,
+        ...(previous ? { previous_response_id: previous } : {}),
+      });
+      expect(response.status).toBe('completed');
+      previous = response.id;
+      ids.push(response.id);
+    }
+    const reader = new OpenAI({ apiKey: key, baseURL: `${edges[1]!}/v1`, maxRetries: 0 });
+    const items = await reader.responses.inputItems.list(previous!, { order: 'asc', limit: 100 });
+    // Every earlier turn's input and answer, then the last input.
+    expect(items.data).toHaveLength(11);
+    const served = (name: string) =>
+      lines.filter((l) => l.process === name && l.msg === 'chat completion served' && ids.includes(String(l.completionId))).length;
+    await eventually(() => served('chat-1') + served('chat-2') === 6, 5000);
+    expect(served('chat-1')).toBeGreaterThan(0);
+    expect(served('chat-2')).toBeGreaterThan(0);
+  });
+
   it('keep serving while a chat process is killed, and bring it back', async () => {
     const { key } = (await (await admin(edges[0]!, 'POST', '/admin/v1/keys', { name: 'k', models: ['g'], budget_usd: 1 })).json()) as {
       key: string;
