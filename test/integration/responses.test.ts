@@ -11,8 +11,10 @@ import { eventually, startTestGateway, stopTestGateway, type TestGateway } from 
 
 const plainSim = new ChatSimulator({ flavor: 'openai', credential: 'oa-credential', models: ['gpt-sim'], record: true });
 const thinkingSim = new ChatSimulator({ flavor: 'deepseek', credential: 'ds-credential', models: ['deepseek-sim'], record: true });
+/** Spaced chunks, so a cut or a caller leaving comes after the stream reached the caller. */
+const spacedSim = new ChatSimulator({ flavor: 'openai', credential: 'oa-credential', models: ['gpt-sim'], chunkDelayMs: 30 });
 
-function config(oa: string, ds: string): string {
+function config(oa: string, ds: string, sp: string): string {
   return `
 groups:
   - id: demo-chat
@@ -34,6 +36,12 @@ groups:
     reasoning: { default_effort: high }
     price: { input_per_mtok: 0.14, output_per_mtok: 0.28 }
     deployments: [{ provider: deepseek, model: deepseek-sim, api_base: "${ds}", api_key_env: DS_KEY }]
+  - id: spaced
+    mode: chat
+    max_input_tokens: 131072
+    max_output_tokens: 100
+    price: { input_per_mtok: 1.5, output_per_mtok: 2 }
+    deployments: [{ provider: openai, model: gpt-sim, api_base: "${sp}/v1", api_key_env: OA_KEY }]
 router: { retries: 0, allowed_fails: 1000, cooldown_seconds: 1, timeout_ms: 5000 }
 server: { key_cache_ttl_ms: 0 }
 `;
@@ -65,9 +73,9 @@ async function spendRow(keyId: string, id: string): Promise<LogRow> {
 }
 
 beforeAll(async () => {
-  const [oa, ds] = await Promise.all([plainSim.listen(), thinkingSim.listen()]);
+  const [oa, ds, sp] = await Promise.all([plainSim.listen(), thinkingSim.listen(), spacedSim.listen()]);
   gateway = await startTestGateway({
-    config: parseConfig(config(oa as string, ds as string), 'responses-test'),
+    config: parseConfig(config(oa as string, ds as string, sp as string), 'responses-test'),
     env: { OA_KEY: 'oa-credential', DS_KEY: 'ds-credential' },
   });
   key = await gateway.createKey({ name: 'responses', models: ['*'], budget_usd: 5 });
@@ -75,7 +83,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await stopTestGateway(gateway);
-  await Promise.all([plainSim.close(), thinkingSim.close()]);
+  await Promise.all([plainSim.close(), thinkingSim.close(), spacedSim.close()]);
 });
 
 describe('POST /v1/responses on demo-chat', () => {
@@ -252,6 +260,71 @@ describe('POST /v1/responses on vendor protocols', () => {
     expect(viaResponses.cost_usd).toBeGreaterThan(0);
     expect(viaResponses.cost_usd).toBe(viaChat.cost_usd);
     expect(viaResponses.usage).toEqual(viaChat.usage);
+  });
+});
+
+describe('streams that do not end well', () => {
+  /** The SSE events of a streamed call, read raw until the stream ends or `stopAfter` events came. */
+  async function events(body: Record<string, unknown>, stopAfter = Number.POSITIVE_INFINITY) {
+    const controller = new AbortController();
+    const response = await gateway.call('/v1/responses', key.key, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...body, stream: true }),
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    const seen: { event: string; data: Record<string, unknown> }[] = [];
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffered += decoder.decode(bytes, { stream: true });
+      for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+        const frame = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const event = /^event: (.+)$/m.exec(frame)?.[1] ?? '';
+        const data = JSON.parse(/^data: (.+)$/m.exec(frame)?.[1] ?? 'null') as Record<string, unknown>;
+        seen.push({ event, data });
+      }
+      if (seen.length >= stopAfter) break;
+    }
+    // Leaving early: the connection closes under the stream.
+    controller.abort();
+    return { seen, id: response.headers.get('x-request-id') };
+  }
+
+  /** The id response.created names. */
+  const responseIdOf = (seen: { data: Record<string, unknown> }[]) => (seen[0]?.data.response as { id?: string } | undefined)?.id ?? '';
+
+  it('ends with response.failed, numbered next, when the upstream fails after the stream started', async () => {
+    spacedSim.fail({ cutAfterChunks: 3 });
+    const { seen } = await events({ model: 'spaced', input: 'cut me off' });
+    const last = seen.at(-1);
+    expect(last?.event).toBe('response.failed');
+    expect(last?.data.sequence_number).toBe(seen.length - 1);
+    expect(seen.map((e) => e.data.sequence_number)).toEqual(seen.map((_, i) => i));
+    const response = last?.data.response as { id: string; status: string; error: { code: string; message: string } };
+    expect(response.status).toBe('failed');
+    expect(response.id).toBe(responseIdOf(seen));
+    expect(response.error.code).toMatch(/^upstream_/);
+    expect(seen.some((e) => e.event === 'response.output_text.delta')).toBe(true);
+  });
+
+  it('bills a stream its caller abandons for what it consumed, marked estimated', async () => {
+    const spender = await gateway.createKey({ name: 'leaver', models: ['spaced'], budget_usd: 1 });
+    const { seen } = await (async () => {
+      const own = key;
+      key = spender;
+      try {
+        return await events({ model: 'spaced', input: 'I will leave early' }, 6);
+      } finally {
+        key = own;
+      }
+    })();
+    const id = responseIdOf(seen);
+    const row = (await spendRow(spender.id, id)) as LogRow & { estimated: boolean };
+    expect(row.cost_usd).toBeGreaterThan(0);
+    expect(row.estimated).toBe(true);
   });
 });
 
