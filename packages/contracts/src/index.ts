@@ -3,7 +3,17 @@
 // subjects) without loading the service itself. Services import this, never each other.
 
 export { AccountingClient, accountingBudget, type AuthenticatedKeyAnswer, type NewKeyInput } from './accounting.js';
-export { ChatClient, type Completion, type CompletionCall, type CompletionStream, type StreamMessage } from './chat.js';
+export {
+  ChatClient,
+  type Completion,
+  type CompletionCall,
+  type CompletionStream,
+  type ResponseCall,
+  type ResponseResult,
+  type ResponseStream,
+  type ResponseStreamMessage,
+  type StreamMessage,
+} from './chat.js';
 export { VideoClient, videoJobStatus, videoStatusMessage, type CreateVideoCall, type VideoJobStatus } from './video.js';
 export {
   perCallBudget,
@@ -17,7 +27,7 @@ export {
 } from './budget.js';
 export { BudgetLeases, LEASE_PREFIX, type BudgetLeaseOptions } from './leases.js';
 export { ALL_MODELS, hashSecret, KEY_PREFIX, keyAllows, looksLikeSecret } from './keys.js';
-export { newCompletionId, timeOrderedHex } from './completions.js';
+export { newCompletionId, newResponseId, timeOrderedHex } from './completions.js';
 export { groupMode, modeMessage, type GroupMode } from './groups.js';
 export * from './events.js';
 export {
