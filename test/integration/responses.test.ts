@@ -231,6 +231,24 @@ describe('POST /v1/responses on vendor protocols', () => {
     expect(response.usage?.output_tokens_details.reasoning_tokens).toBe(7);
   });
 
+  it('streams reasoning, then text, then a tool call from DeepSeek as their own events', async () => {
+    const stream = client.responses.stream({
+      model: 'thinking',
+      input: 'Think, then call [sim:call lookup {"q":"x"}]',
+      tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } }, strict: false }],
+    });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    const final = await stream.finalResponse();
+    const first = (type: string) => types.indexOf(type);
+    expect(first('response.reasoning_summary_text.delta')).toBeGreaterThan(-1);
+    expect(first('response.function_call_arguments.delta')).toBeGreaterThan(first('response.reasoning_summary_text.done'));
+    expect(types.at(-1)).toBe('response.completed');
+    expect(final.output.map((item) => item.type)).toEqual(expect.arrayContaining(['reasoning', 'function_call']));
+    expect(final.output.find((item) => item.type === 'function_call')).toMatchObject({ name: 'lookup', arguments: '{"q":"x"}' });
+    expect(final.usage?.output_tokens_details.reasoning_tokens).toBe(7);
+  });
+
   it('returns sealed reasoning on a stateless turn and never sends reasoning back to DeepSeek', async () => {
     const first = await client.responses.create({
       model: 'thinking',
