@@ -1,7 +1,7 @@
 import type { ChatGroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { isObject, type ChatMessage, type JsonObject, type Role } from '../domain/request.js';
-import { newItemId } from './ids.js';
+import { newItemId, type ItemIdPrefix } from './ids.js';
 
 // A Responses `input` (a string, or a list of items) as chat messages. Items are read as real
 // clients write them: ids the gateway never issued, `status` fields, messages without `type`,
@@ -21,6 +21,14 @@ const MESSAGE_ROLES: ReadonlySet<string> = new Set(['user', 'assistant', 'system
 const SKIPPED =
   /^(web_search_call|file_search_call|computer_call|computer_call_output|image_generation_call|code_interpreter_call|local_shell_call|local_shell_call_output|shell_call|shell_call_output|apply_patch_call|apply_patch_call_output|mcp_.*|custom_tool_call|custom_tool_call_output|item_reference|compaction|compaction_trigger|tool_search_call|tool_search_output|additional_tools|configuration_update|program|program_output)$/;
 
+/** The id an input item gets when its caller gave it none, by type. */
+const ID_PREFIXES: ReadonlyMap<string, ItemIdPrefix> = new Map<string, ItemIdPrefix>([
+  ['message', 'msg'],
+  ['reasoning', 'rs'],
+  ['function_call', 'fc'],
+  ['function_call_output', 'fco'],
+]);
+
 /** The input as items, each with an id (kept when the caller gave one) so stored turns can be listed. */
 export function inputItems(input: unknown): JsonObject[] {
   if (typeof input === 'string') return [{ id: newItemId('msg'), type: 'message', role: 'user', content: input }];
@@ -30,8 +38,7 @@ export function inputItems(input: unknown): JsonObject[] {
     if (!isObject(item)) throw invalid(`input[${i}]`, 'must be an input item object.');
     const type = item.type ?? 'message';
     if (typeof type !== 'string') throw invalid(`input[${i}].type`, 'must be a string.');
-    const id =
-      typeof item.id === 'string' && item.id !== '' ? item.id : newItemId(type === 'message' ? 'msg' : type === 'reasoning' ? 'rs' : 'fc');
+    const id = typeof item.id === 'string' && item.id !== '' ? item.id : newItemId(ID_PREFIXES.get(type) ?? 'item');
     return { ...item, type, id };
   });
 }
@@ -68,7 +75,8 @@ function chatContent(content: unknown, path: string, group: ChatGroupConfig): st
   if (content === null || content === undefined) return '';
   if (!Array.isArray(content)) throw invalid(path, 'must be a string or an array of content parts.');
   const parts = content.map((part, j) => chatPart(part, `${path}[${j}]`, group));
-  if (parts.every((part) => part.type === 'text')) return parts.map((part) => part.text as string).join('');
+  // Text alone is a plain string (what every upstream takes), its parts on lines of their own.
+  if (parts.every((part) => part.type === 'text')) return parts.map((part) => part.text as string).join('\n');
   return parts;
 }
 
@@ -80,12 +88,13 @@ function outputText(output: unknown, path: string): string {
   return JSON.stringify(output);
 }
 
-/** The reasoning an item carries, readable by the gateway only: its sealed text, else its summary. */
+/**
+ * The reasoning an item carries, as only the gateway can have written it: its sealed text. A
+ * summary is the caller's to edit, so it is never read back as the model's own reasoning.
+ */
 function reasoningText(item: JsonObject, open: OpenReasoning): string | undefined {
   if (typeof item.encrypted_content === 'string' && item.encrypted_content !== '') return open(item.encrypted_content);
-  if (!Array.isArray(item.summary)) return undefined;
-  const text = item.summary.map((part) => (isObject(part) && typeof part.text === 'string' ? part.text : '')).join('\n');
-  return text === '' ? undefined : text;
+  return undefined;
 }
 
 /** Builds the chat messages of a conversation's items, in order. */
@@ -127,10 +136,9 @@ class MessageBuilder {
       throw invalid(`${path}.role`, 'must be one of user, assistant, system, developer.');
     const content = chatContent(item.content, `${path}.content`, this.group);
     if (role === 'assistant') {
-      const message: ChatMessage = {
-        role: 'assistant',
-        content: typeof content === 'string' ? content : content.map((p) => p.text ?? '').join(''),
-      };
+      // An assistant turn as one text: not every upstream takes parts there.
+      const text = typeof content === 'string' ? content : content.map((p) => p.text ?? '').join('\n');
+      const message: ChatMessage = { role: 'assistant', content: text };
       if (this.#reasoning !== undefined) message.reasoning_content = this.#reasoning;
       this.#reasoning = undefined;
       this.messages.push(message);

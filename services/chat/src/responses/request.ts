@@ -106,7 +106,7 @@ function effort(reasoning: unknown): string | undefined {
   if (!isObject(reasoning)) throw invalid('reasoning', 'must be an object.');
   if (reasoning.effort === undefined || reasoning.effort === null) return undefined;
   const level = typeof reasoning.effort === 'string' ? EFFORTS.get(reasoning.effort) : undefined;
-  if (!level) throw invalid('reasoning.effort', 'must be one of none, minimal, low, medium, high, xhigh.');
+  if (!level) throw invalid('reasoning.effort', 'must be one of none, minimal, low, medium, high, xhigh (or max).');
   return level;
 }
 
