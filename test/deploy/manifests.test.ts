@@ -177,7 +177,7 @@ const CALLERS: Record<GrpcServiceName, readonly string[]> = {
   chat: ['edge'],
   video: ['edge'],
 };
-const SECRET_NAMES = ['gateway-credentials', 'gateway-admin', 'gateway-mongodb'] as const;
+const SECRET_NAMES = ['gateway-credentials', 'gateway-admin', 'gateway-mongodb', 'gateway-encryption'] as const;
 
 function ofKind<T extends KubeObject>(objects: readonly KubeObject[], kind: string): T[] {
   return objects.filter((o) => o.kind === kind) as T[];
@@ -565,6 +565,8 @@ describe.each([
     expect(secretRef('accounting', 'MONGODB_URI')?.name).toMatch(/^gateway-mongodb/);
     expect(secretRef('video', 'MONGODB_URI')?.name).toMatch(/^gateway-mongodb/);
     expect(secretRef('edge', 'ADMIN_TOKEN')?.name).toMatch(/^gateway-admin/);
+    // One sealing key for every chat replica (the Responses API's encrypted_content).
+    expect(secretRef('chat', 'GATEWAY_ENCRYPTION_KEY')?.name).toMatch(/^gateway-encryption/);
     for (const name of ['chat', 'video']) {
       const c = container(named<Deployment>(objects(), 'Deployment', name));
       expect(
@@ -710,6 +712,7 @@ describe.each([
         return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
       };
       expect(decoded('gateway-admin').ADMIN_TOKEN).toMatch(/replace-me/);
+      expect(Buffer.from(decoded('gateway-encryption').GATEWAY_ENCRYPTION_KEY ?? '', 'base64').toString()).toMatch(/replace-me/);
       for (const [variable, value] of Object.entries(decoded('gateway-credentials'))) expect(value, variable).toBe('');
       const mongodb = decoded('gateway-mongodb').MONGODB_URI ?? '';
       expect(mongodb).toMatch(/^mongodb:\/\//);

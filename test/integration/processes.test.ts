@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -200,6 +201,10 @@ describe('separate processes (gateway start --separate)', () => {
     await eventually(() => served('chat-1') + served('chat-2') === 6, 5000);
     expect(served('chat-1')).toBeGreaterThan(0);
     expect(served('chat-2')).toBeGreaterThan(0);
+    // One sealing key for both chat processes, made once in the root folder and handed to each.
+    expect(existsSync(join(dir, 'data', 'encryption.key'))).toBe(true);
+    expect(existsSync(join(dir, 'data', 'chat-1', 'encryption.key'))).toBe(false);
+    expect(existsSync(join(dir, 'data', 'chat-2', 'encryption.key'))).toBe(false);
   });
 
   it('keep serving while a chat process is killed, and bring it back', async () => {

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Env } from '@gateway/config';
 import type { Logger } from '@gateway/logging';
-import { dataDir, DEFAULT_PORTS, freePort, type ServiceName } from '@gateway/runtime';
+import { dataDir, DEFAULT_PORTS, freePort, loadEncryptionKey, type ServiceName } from '@gateway/runtime';
 import { UsageError } from './admin-commands.js';
 
 // The gateway as separate processes on one machine: one process per service replica, talking
@@ -210,6 +210,9 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
     VIDEO_ADDRESS: target(planned, 'video'),
   };
   const root = dataDir(env);
+  // One sealing key for every chat process (their data folders differ): the operator's, or one
+  // generated once into the root folder, so any chat replica opens what another sealed.
+  const sealing = { GATEWAY_ENCRYPTION_KEY: loadEncryptionKey(env, root).toString('base64') };
   const children = new Map<string, ChildProcess>();
   let stopping = false;
   let stopped: () => void = () => undefined;
@@ -259,6 +262,7 @@ export async function startProcesses(options: ProcessesOptions): Promise<Running
       GATEWAY_DATA_DIR: join(root, p.name),
       // Every log line of the child names it (createLogger's `process` field).
       GATEWAY_PROCESS: p.name,
+      ...(p.service === 'chat' ? sealing : {}),
       ...(p.service === 'edge'
         ? { PORT: String(p.port), HOST: env.HOST ?? '127.0.0.1', METRICS_PORT: String(p.metricsPort ?? 0) }
         : { GRPC_HOST: '127.0.0.1', GRPC_PORT: String(p.port), METRICS_PORT: String(p.metricsPort ?? 0) }),

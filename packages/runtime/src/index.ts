@@ -354,3 +354,4 @@ export {
   type ProcessTelemetryOptions,
 } from './metrics-server.js';
 export { nodeHttp } from './node-http.js';
+export { loadEncryptionKey } from './encryption-key.js';

@@ -10,14 +10,13 @@ import {
   type StreamResponseRequest__Output,
 } from '@gateway/protos';
 import { decodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, perCallBudget, unlimitedBudget, type CallBudget } from '@gateway/contracts';
-import { dataDir, deploymentHealthMessage, modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
+import { dataDir, deploymentHealthMessage, loadEncryptionKey, modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
 import { busEventsRejectedSeries, observeBus } from '@gateway/telemetry';
 import { Router } from '@gateway/upstream';
 import { ChatCompletions, type CompletionInput } from './domain/completions.js';
 import { busMeter } from './domain/metering.js';
 import { chatProviders, type LocalUpstream } from './providers/index.js';
 import { UpstreamClient } from './upstream/client.js';
-import { loadEncryptionKey } from './responses/encryption-key.js';
 import { Responses, type ResponseInput } from './responses/responses.js';
 import type { ResponseStore } from './responses/storage.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@gateway/config';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadEncryptionKey } from '../src/responses/encryption-key.js';
+import { loadEncryptionKey } from '@gateway/runtime';
 import { openReasoning, sealReasoning } from '../src/responses/sealed-reasoning.js';
 
 // Reasoning handed out sealed opens only with the key that sealed it, unaltered; the key comes
