@@ -1,4 +1,4 @@
-import { contentText, markedToolCalls, type ToolCall, toolCallDeltas, toolResultAnswer } from './chat-tool-calls.js';
+import { contentText, markedToolCalls, type ToolCall, toolCallDeltas, toolResultAnswer } from '@gateway/tool-markers';
 
 // What the chat simulator answers one request: a quote of the latest tool results when there
 // are some (first, so an agent's loop ends), the tool calls its last user message's

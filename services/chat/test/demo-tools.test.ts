@@ -3,7 +3,7 @@ import { countTextTokens } from '@gateway/tokenizer';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../src/domain/request.js';
 import { demoAnswers } from '../src/providers/demo/index.js';
-import { findCallMarkers } from '../src/providers/demo/tool-calls.js';
+import { findCallMarkers } from '@gateway/tool-markers';
 
 // The demo model's tool calls: `[demo:call NAME {json}]` in the last user message calls an
 // offered function, plain and streamed the way OpenAI streams them; a tool result as the

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../domain/request.js';
-import { markedToolCalls, type ToolCall, toolResultAnswer } from './tool-calls.js';
+import { markedToolCalls, type ToolCall, toolResultAnswer } from '@gateway/tool-markers';
 import { cut, type Reading, read, usage } from './usage.js';
 
 // What the demo model answers a request, the same whether it is then sent whole or streamed:

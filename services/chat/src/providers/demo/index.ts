@@ -4,7 +4,7 @@ import type { UpstreamCall, UpstreamStream } from '../../upstream/client.js';
 import { openaiParams } from '../openai/params.js';
 import type { ChatProvider, LocalUpstream } from '../types.js';
 import { answer, type DemoAnswer } from './answer.js';
-import { toolCallDeltas } from './tool-calls.js';
+import { toolCallDeltas } from '@gateway/tool-markers';
 
 // The demo provider: answers inside the gateway, deterministically from the request, with real
 // usage, so a newcomer without a vendor account sees a chat completion and a stream go through

@@ -1,7 +1,7 @@
 import { countTextTokens } from '@gateway/tokenizer';
 import type { JsonObject } from '../../domain/request.js';
 import { PrefixCache } from './cache.js';
-import { contentText } from './tool-calls.js';
+import { contentText } from '@gateway/tool-markers';
 
 // What the demo model reads of a request and the usage it reports: real o200k_base tokens (the
 // gateway's own tokenizer), a fixed per-message overhead and a fixed price per image, as

@@ -3,9 +3,8 @@ import { randomBytes } from 'node:crypto';
 // Tool calls on request, for agents run against the gateway with no vendor account: a marker
 // `[<tag>:call NAME {json}]` in the last user message asks for a call of an offered function,
 // and a tool result as the latest message is answered by quoting it (checked first, or an agent
-// would call again forever, the marker still being in its last user message). The same file
-// lives in packages/simulators/src/chat-tool-calls.ts (tag "sim"): a service cannot import the
-// test simulators and they cannot import a service, so it is copied, not shared.
+// would call again forever, the marker still being in its last user message). The demo chat
+// provider reads the tag "demo", the test simulators "sim"; one package, so both read alike.
 
 type Json = Record<string, unknown>;
 
