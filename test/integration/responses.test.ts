@@ -179,6 +179,13 @@ describe('POST /v1/responses on demo-chat', () => {
     expect(data.tools).toEqual([]);
     const plain = await client.responses.create({ model: 'demo-chat', input: 'hi' }).withResponse();
     expect(plain.response.headers.get('x-gateway-dropped')).toBeNull();
+    const streamed = await client.responses
+      .create({ model: 'demo-chat', input: 'hi', stream: true, tools: [{ type: 'web_search' }] })
+      .withResponse();
+    expect(streamed.response.headers.get('x-gateway-dropped')).toBe('web_search');
+    for await (const _event of streamed.data) {
+      // drained
+    }
   });
 });
 
