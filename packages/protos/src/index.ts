@@ -96,6 +96,8 @@ export type { CreateChatCompletionRequest__Output } from './generated/gateway/ch
 export type { StreamChatCompletionRequest__Output } from './generated/gateway/chat/v1/StreamChatCompletionRequest.js';
 export type { CreateResponseRequest__Output } from './generated/gateway/chat/v1/CreateResponseRequest.js';
 export type { StreamResponseRequest__Output } from './generated/gateway/chat/v1/StreamResponseRequest.js';
+export type { CreateAnthropicMessageRequest__Output } from './generated/gateway/chat/v1/CreateAnthropicMessageRequest.js';
+export type { StreamAnthropicMessageRequest__Output } from './generated/gateway/chat/v1/StreamAnthropicMessageRequest.js';
 export type { StoredResponse, StoredResponse__Output } from './generated/gateway/accounting/v1/StoredResponse.js';
 export type { MeteredUsage, MeteredUsage__Output } from './generated/gateway/chat/v1/MeteredUsage.js';
 export type { VideoServiceClient, VideoServiceHandlers } from './generated/gateway/video/v1/VideoService.js';
