@@ -8,6 +8,10 @@ export interface CreateAnthropicMessageResponse {
    */
   'body'?: (Buffer | Uint8Array | string);
   'usage'?: (_gateway_chat_v1_MeteredUsage | null);
+  /**
+   * Types of the request's tools the group cannot run (server tools), dropped (x-gateway-dropped).
+   */
+  'dropped_tools'?: (string)[];
 }
 
 export interface CreateAnthropicMessageResponse__Output {
@@ -16,4 +20,8 @@ export interface CreateAnthropicMessageResponse__Output {
    */
   'body': (Buffer);
   'usage': (_gateway_chat_v1_MeteredUsage__Output | null);
+  /**
+   * Types of the request's tools the group cannot run (server tools), dropped (x-gateway-dropped).
+   */
+  'dropped_tools': (string)[];
 }

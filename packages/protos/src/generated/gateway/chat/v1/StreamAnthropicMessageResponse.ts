@@ -11,6 +11,10 @@ export interface StreamAnthropicMessageResponse {
    * On the last message only: what the call was metered at.
    */
   'usage'?: (_gateway_chat_v1_MeteredUsage | null);
+  /**
+   * On the first message only: the request's tool types dropped (x-gateway-dropped).
+   */
+  'dropped_tools'?: (string)[];
 }
 
 export interface StreamAnthropicMessageResponse__Output {
@@ -22,4 +26,8 @@ export interface StreamAnthropicMessageResponse__Output {
    * On the last message only: what the call was metered at.
    */
   'usage': (_gateway_chat_v1_MeteredUsage__Output | null);
+  /**
+   * On the first message only: the request's tool types dropped (x-gateway-dropped).
+   */
+  'dropped_tools': (string)[];
 }
