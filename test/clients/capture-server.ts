@@ -1,16 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// A stand-in Responses API upstream on 127.0.0.1:0 that records every request a real client sends
-// (method, path, headers without authorization, JSON body) and answers POST /v1/responses with a
-// minimal valid streamed (SSE) or JSON Responses answer. Its `reply` hook decides per request:
-// text, or one function call. The harness test and the fixture capture use it to learn, offline,
-// exactly what Codex and the Agents SDK send.
+// A stand-in Responses API / Anthropic Messages API upstream on 127.0.0.1:0 that records every
+// request a real client sends (method, path, headers without the authorization / x-api-key values,
+// JSON body) and answers POST /v1/responses with a minimal valid streamed (SSE) or JSON Responses
+// answer, and POST /v1/messages (any query, e.g. ?beta=true) with a streamed (SSE) or JSON Messages
+// answer. Its `reply` / `messagesReply` hooks decide per request: text, or one function call / one
+// tool_use. The harness test and the fixture capture use it to learn, offline, exactly what Codex,
+// the Agents SDK and Claude Code send.
 
 export interface CapturedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
+  /** Names of the credential headers that were sent (authorization, x-api-key); their values are not kept. */
+  credentialHeaders: string[];
   /** Parsed JSON body, the raw text when it is not JSON, or null when empty. */
   body: unknown;
 }
@@ -30,13 +34,25 @@ export interface CaptureServer {
   requests: CapturedRequest[];
   /** The recorded POST /v1/responses bodies, in order. */
   responseBodies(): Record<string, unknown>[];
+  /** The recorded POST /v1/messages requests (not count_tokens), in order. */
+  messagesRequests(): CapturedRequest[];
   close(): Promise<void>;
 }
 
 export interface CaptureOptions {
   /** Chooses the answer to one POST /v1/responses body; the default answers text always. */
   reply?: (body: Record<string, unknown>, index: number) => Reply;
+  /** Chooses the answer to one POST /v1/messages body; the default is demoLikeMessagesReply. */
+  messagesReply?: (body: Record<string, unknown>, index: number) => MessagesReply;
 }
+
+export type MessagesReply = (
+  | { kind: 'text'; text: string }
+  | { kind: 'tool_use'; name: string; input: Record<string, unknown>; id?: string }
+) & {
+  /** A thinking block before the answer (text and an opaque signature), to see how clients replay it. */
+  thinking?: { thinking: string; signature: string };
+};
 
 const defaultReply = (body: Record<string, unknown>): Reply => demoLikeReply(body);
 
@@ -68,7 +84,9 @@ export function lastToolOutput(body: Record<string, unknown>): string | undefine
 export async function startCaptureServer(options: CaptureOptions = {}): Promise<CaptureServer> {
   const requests: CapturedRequest[] = [];
   const reply = options.reply ?? defaultReply;
+  const messagesReply = options.messagesReply ?? demoLikeMessagesReply;
   let responseCount = 0;
+  let messagesCount = 0;
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -96,13 +114,39 @@ export async function startCaptureServer(options: CaptureOptions = {}): Promise<
       }
     }
     const headers: Record<string, string> = {};
+    const credentialHeaders: string[] = [];
     for (const [name, value] of Object.entries(req.headers)) {
-      if (name === 'authorization' || value === undefined) continue;
+      if (value === undefined) continue;
+      if (name === 'authorization' || name === 'x-api-key') {
+        credentialHeaders.push(name);
+        continue;
+      }
       headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
     const path = req.url ?? '/';
-    requests.push({ method: req.method ?? 'GET', path, headers, body });
+    requests.push({ method: req.method ?? 'GET', path, headers, credentialHeaders, body });
     const pathname = path.split('?')[0];
+
+    if (req.method === 'POST' && pathname === '/v1/messages/count_tokens') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ input_tokens: Math.max(1, Math.ceil(text.length / 4)) }));
+      return;
+    }
+    if (req.method === 'POST' && pathname === '/v1/messages' && body !== null && typeof body === 'object') {
+      const request = body as Record<string, unknown>;
+      const answer = messagesReply(request, messagesCount++);
+      const message = buildMessage(request, answer, messagesCount, Math.max(1, Math.ceil(text.length / 4)));
+      const idHeader = { 'request-id': `req_capture_${messagesCount}` };
+      if (request.stream === true) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...idHeader });
+        for (const frame of messageFrames(message)) res.write(frame);
+        res.end();
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json', ...idHeader });
+        res.end(JSON.stringify(message));
+      }
+      return;
+    }
 
     if (req.method === 'POST' && pathname === '/v1/responses' && body !== null && typeof body === 'object') {
       const request = body as Record<string, unknown>;
@@ -116,6 +160,18 @@ export async function startCaptureServer(options: CaptureOptions = {}): Promise<
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(response));
       }
+      return;
+    }
+    if (req.method === 'GET' && pathname === '/v1/models' && req.headers['anthropic-version'] !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          data: [{ type: 'model', id: 'demo-chat', display_name: 'demo-chat', created_at: '2024-01-01T00:00:00Z' }],
+          has_more: false,
+          first_id: 'demo-chat',
+          last_id: 'demo-chat',
+        }),
+      );
       return;
     }
     if (req.method === 'GET' && pathname === '/v1/models') {
@@ -141,6 +197,7 @@ export async function startCaptureServer(options: CaptureOptions = {}): Promise<
     requests,
     responseBodies: () =>
       requests.filter((r) => r.method === 'POST' && r.path.split('?')[0] === '/v1/responses').map((r) => r.body as Record<string, unknown>),
+    messagesRequests: () => requests.filter((r) => r.method === 'POST' && r.path.split('?')[0] === '/v1/messages'),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -303,4 +360,112 @@ export function demoLikeReply(body: Record<string, unknown>): Reply {
     return { kind: 'function_call', name: marker[1], arguments: marker[2] };
   }
   return { kind: 'text', text: 'hello from the capture server' };
+}
+
+// ---- Anthropic Messages API ----
+
+/** The body's `messages` (an empty list when absent). */
+export function messagesOf(body: Record<string, unknown>): Json[] {
+  return Array.isArray(body.messages) ? (body.messages as Json[]) : [];
+}
+
+/** The content blocks of one message (a string content counts as one text block). */
+export function contentBlocks(message: Json | undefined): Json[] {
+  const content = message?.content;
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? (content as Json[]) : [];
+}
+
+/** The text of a tool_result block's content (a string, or text blocks joined). */
+export function toolResultText(block: Json): string {
+  const content = block.content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return (content as Json[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+  return content === undefined ? '' : JSON.stringify(content);
+}
+
+/**
+ * What the gateway's demo provider does, for Messages requests: when the last message (not counting
+ * `role: "system"` ones) is a user message holding tool_result blocks, a text quoting (up to 500 characters of) the last one; when
+ * the request offers tools and the last user text holds `[demo:call NAME {json input}]`, a tool_use;
+ * else a fixed text.
+ */
+export function demoLikeMessagesReply(body: Record<string, unknown>): MessagesReply {
+  // Claude Code puts a `role: "system"` message (its environment) after the user's first message: skip those.
+  const messages = messagesOf(body).filter((message) => message.role !== 'system');
+  const last = messages[messages.length - 1];
+  const blocks = last?.role === 'user' ? contentBlocks(last) : [];
+  const results = blocks.filter((block) => block.type === 'tool_result');
+  if (results.length > 0) {
+    return { kind: 'text', text: `The tool answered: ${toolResultText(results[results.length - 1] as Json).slice(0, 500)}` };
+  }
+  const userText = blocks.map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('\n');
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  const marker = /\[demo:call (\S+) (\{.*\})\]/s.exec(userText);
+  if (tools.length > 0 && marker?.[1] && marker[2]) {
+    return { kind: 'tool_use', name: marker[1], input: JSON.parse(marker[2]) as Record<string, unknown> };
+  }
+  return { kind: 'text', text: 'hello from the capture server' };
+}
+
+function buildMessage(request: Json, answer: MessagesReply, n: number, inputTokens: number): Json {
+  const content: Json[] = [];
+  if (answer.thinking) content.push({ type: 'thinking', thinking: answer.thinking.thinking, signature: answer.thinking.signature });
+  if (answer.kind === 'text') content.push({ type: 'text', text: answer.text });
+  else content.push({ type: 'tool_use', id: answer.id ?? `toolu_capture_${n}`, name: answer.name, input: answer.input });
+  return {
+    id: `msg_capture_${n}`,
+    type: 'message',
+    role: 'assistant',
+    model: request.model ?? 'demo-chat',
+    content,
+    stop_reason: answer.kind === 'text' ? 'end_turn' : 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: inputTokens, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+  };
+}
+
+/** The SSE frames of a streamed Messages answer (event: + data: lines, as the Anthropic API sends them). */
+export function messageFrames(message: Json): string[] {
+  const usage = message.usage as Json;
+  const frames = [
+    sse('message_start', {
+      message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    }),
+    sse('ping', {}),
+  ];
+  (message.content as Json[]).forEach((block, index) => {
+    if (block.type === 'text') {
+      const text = block.text as string;
+      const half = Math.ceil(text.length / 2);
+      frames.push(
+        sse('content_block_start', { index, content_block: { type: 'text', text: '' } }),
+        sse('content_block_delta', { index, delta: { type: 'text_delta', text: text.slice(0, half) } }),
+        sse('content_block_delta', { index, delta: { type: 'text_delta', text: text.slice(half) } }),
+      );
+    } else if (block.type === 'thinking') {
+      frames.push(
+        sse('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+        sse('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: block.thinking } }),
+        sse('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } }),
+      );
+    } else {
+      const json = JSON.stringify(block.input);
+      const half = Math.ceil(json.length / 2);
+      frames.push(
+        sse('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }),
+        sse('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } }),
+        sse('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: json.slice(half) } }),
+      );
+    }
+    frames.push(sse('content_block_stop', { index }));
+  });
+  frames.push(
+    sse('message_delta', {
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    }),
+    sse('message_stop', {}),
+  );
+  return frames;
 }
