@@ -240,6 +240,23 @@ describe('Claude Code (claude -p) against the capture server', () => {
     await save('first-request-headers.json', first.headers);
   }, 120_000);
 
+  it('sends the first user message as a plain string when the attribution notice is off', async () => {
+    const before = server.messagesRequests().length;
+    const result = await run('Say hello.', {
+      extraEnv: { CLAUDE_CODE_ATTRIBUTION_ANNOUNCEMENT: '0', CLAUDE_CODE_ATTRIBUTION_HEADER: '0' },
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const posts = server.messagesRequests().slice(before);
+    expect(posts).toHaveLength(1);
+    const body = posts[0]?.body as Record<string, unknown>;
+    // No <system-reminder> block: the content is the prompt itself, a string.
+    expect(messagesOf(body)[0]).toEqual({ role: 'user', content: 'Say hello.' });
+    // CLAUDE_CODE_ATTRIBUTION_HEADER=0: no "x-anthropic-billing-header: ..." text block first in `system`.
+    const system = body.system as { text: string }[];
+    expect(system.some((block) => block.text.startsWith('x-anthropic-billing-header'))).toBe(false);
+    await save('first-request-no-attribution.json', body);
+  }, 120_000);
+
   it('prints one JSON result with --output-format json', async () => {
     const before = server.messagesRequests().length;
     const result = await run('Say hello in JSON.', { outputFormat: 'json' });
