@@ -60,14 +60,28 @@ export interface ResponseResult extends Completion {
   droppedTools: string[];
 }
 
-/** One message of a Responses stream: whole SSE frames; the first names the dropped tools, the last the usage. */
-export interface ResponseStreamMessage {
+/** One message of another dialect's stream: whole SSE frames; the first names the dropped tools, the last the usage. */
+export interface DialectStreamMessage {
   events: Buffer[];
   usage: MeteredUsage__Output | null;
   dropped_tools: string[];
 }
 
-export type ResponseStream = grpc.ClientReadableStream<ResponseStreamMessage>;
+export type ResponseStreamMessage = DialectStreamMessage;
+export type ResponseStream = grpc.ClientReadableStream<DialectStreamMessage>;
+
+/** An Anthropic Messages API call (POST /v1/messages), as the edge hands it on. */
+export interface AnthropicMessageCall {
+  /** "msg_…": the message's id and the spend event's idempotency id. */
+  messageId: string;
+  keyId: string;
+  model: string;
+  group: string;
+  /** The caller's JSON body. */
+  body: Buffer;
+}
+
+export type AnthropicMessageStream = grpc.ClientReadableStream<DialectStreamMessage>;
 
 /** The chat service as the edge sees it. */
 export class ChatClient {
@@ -141,6 +155,30 @@ export class ChatClient {
     });
   }
 
+  /** As createChatCompletion: sent again once on a dropped connection; the message id bills it once. */
+  async createAnthropicMessage(call: AnthropicMessageCall, context: CallContext = {}): Promise<ResponseResult> {
+    let upstreamMs: number | undefined;
+    const response = await unary(this.#client, this.#client.CreateAnthropicMessage, messageRequest(call), {
+      retries: 1,
+      ...context,
+      onResponseMetadata: (metadata) => {
+        upstreamMs = upstreamMsOf(metadata);
+      },
+    });
+    return { body: response.body, upstreamMs, usage: response.usage, droppedTools: response.dropped_tools };
+  }
+
+  streamAnthropicMessage(call: AnthropicMessageCall, context: CallContext = {}): AnthropicMessageStream {
+    return this.#client.StreamAnthropicMessage(messageRequest(call), callMetadata(context), {
+      deadline: Date.now() + (context.deadlineMs ?? DEFAULT_DEADLINE_MS),
+    });
+  }
+
+  /** The prompt's input tokens as the metering would count them (POST /v1/messages/count_tokens). */
+  async countAnthropicTokens(group: string, body: Buffer, context: CallContext = {}): Promise<number> {
+    return (await unary(this.#client, this.#client.CountAnthropicTokens, { group, body }, context)).input_tokens;
+  }
+
   close(): void {
     this.#client.close();
   }
@@ -155,4 +193,8 @@ function responseRequest(call: ResponseCall) {
     response_id: call.responseId,
     storage_off: call.storageOff,
   };
+}
+
+function messageRequest(call: AnthropicMessageCall) {
+  return { key_id: call.keyId, model: call.model, group: call.group, body: call.body, message_id: call.messageId };
 }

@@ -21,6 +21,11 @@ export function newCompletionId(): string {
   return `chatcmpl-${timeOrderedHex()}`;
 }
 
+/** An Anthropic Messages API message's id: chosen by the edge, so a call sent twice bills once. */
+export function newMessageId(): string {
+  return `msg_${timeOrderedHex()}`;
+}
+
 /** A Responses API response's id: chosen by the edge, so a call sent twice bills and stores once. */
 export function newResponseId(): string {
   return `resp_${timeOrderedHex()}`;

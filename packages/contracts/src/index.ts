@@ -12,6 +12,9 @@ export {
   type ResponseResult,
   type ResponseStream,
   type ResponseStreamMessage,
+  type AnthropicMessageCall,
+  type AnthropicMessageStream,
+  type DialectStreamMessage,
   type StreamMessage,
 } from './chat.js';
 export { VideoClient, videoJobStatus, videoStatusMessage, type CreateVideoCall, type VideoJobStatus } from './video.js';
@@ -27,7 +30,7 @@ export {
 } from './budget.js';
 export { BudgetLeases, LEASE_PREFIX, type BudgetLeaseOptions } from './leases.js';
 export { ALL_MODELS, hashSecret, KEY_PREFIX, keyAllows, looksLikeSecret } from './keys.js';
-export { newCompletionId, newResponseId, timeOrderedHex } from './completions.js';
+export { newCompletionId, newMessageId, newResponseId, timeOrderedHex } from './completions.js';
 export { groupMode, modeMessage, type GroupMode } from './groups.js';
 export * from './events.js';
 export {

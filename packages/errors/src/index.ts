@@ -7,3 +7,4 @@ export {
   type GatewayErrorOptions,
   type OpenAIErrorBody,
 } from './gateway-error.js';
+export { toAnthropicError, type AnthropicErrorBody } from './anthropic.js';

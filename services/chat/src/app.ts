@@ -5,8 +5,10 @@ import {
   protos,
   type ChatServiceHandlers,
   type CreateChatCompletionRequest__Output,
+  type CreateAnthropicMessageRequest__Output,
   type CreateResponseRequest__Output,
   type StreamChatCompletionRequest__Output,
+  type StreamAnthropicMessageRequest__Output,
   type StreamResponseRequest__Output,
 } from '@gateway/protos';
 import { decodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, perCallBudget, unlimitedBudget, type CallBudget } from '@gateway/contracts';
@@ -17,6 +19,7 @@ import { ChatCompletions, type CompletionInput } from './domain/completions.js';
 import { busMeter } from './domain/metering.js';
 import { chatProviders, type LocalUpstream } from './providers/index.js';
 import { UpstreamClient } from './upstream/client.js';
+import { AnthropicMessages, type MessageInput } from './messages/messages.js';
 import { Responses, type ResponseInput } from './responses/responses.js';
 import type { ResponseStore } from './responses/storage.js';
 
@@ -39,6 +42,7 @@ export interface ChatApp {
 
 const COMPLETION_ID = /^chatcmpl-[A-Za-z0-9]{8,64}$/;
 const RESPONSE_ID = /^resp_[A-Za-z0-9]{8,64}$/;
+const MESSAGE_ID = /^msg_[A-Za-z0-9]{8,64}$/;
 
 /** Wires the chat service: routing, provider adapters, upstream HTTP and metering behind gRPC. */
 export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
@@ -79,7 +83,9 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     clock,
   );
   // One key on every replica (GATEWAY_ENCRYPTION_KEY), or one generated into this data folder.
-  const responses = new Responses(completions, deps.responseStore, loadEncryptionKey(env, dataDir(env)), logger, clock);
+  const key = loadEncryptionKey(env, dataDir(env));
+  const responses = new Responses(completions, deps.responseStore, key, logger, clock);
+  const messages = new AnthropicMessages(completions, key);
 
   const server = new GrpcServer({
     logger,
@@ -120,6 +126,16 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
     const base = input({ key_id, model, body, group, completion_id: '' }, call);
     return { ...base, completionId: request.response_id, storageOff: request.storage_off };
   };
+  const messageInput = (
+    request: CreateAnthropicMessageRequest__Output | StreamAnthropicMessageRequest__Output,
+    call: CallInfo,
+  ): MessageInput => {
+    if (!MESSAGE_ID.test(request.message_id)) {
+      throw new GatewayError('invalid_request', { param: 'message_id', message: 'message ids are msg_ and 8-64 letters or digits.' });
+    }
+    const { key_id, model, body, group } = request;
+    return { ...input({ key_id, model, body, group, completion_id: '' }, call), completionId: request.message_id };
+  };
   const handlers: ChatServiceHandlers = {
     ListModels: server.unary('ListModels', async () => ({ groups: served })),
     CreateChatCompletion: server.unary('CreateChatCompletion', async (request, call) => {
@@ -138,6 +154,18 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
         write({ events, usage: usage ?? null, dropped_tools: dropped ?? [] }),
       );
     }),
+    CreateAnthropicMessage: server.unary('CreateAnthropicMessage', async (request, call) => {
+      const { body, usage, dropped } = await messages.create(messageInput(request, call));
+      return { body, usage, dropped_tools: dropped };
+    }),
+    StreamAnthropicMessage: server.serverStream('StreamAnthropicMessage', async (request, write, call) => {
+      await messages.stream(messageInput(request, call), (events, usage, dropped) =>
+        write({ events, usage: usage ?? null, dropped_tools: dropped ?? [] }),
+      );
+    }),
+    CountAnthropicTokens: server.unary('CountAnthropicTokens', async (request) => ({
+      input_tokens: messages.countTokens(request.group, request.body),
+    })),
     GetUpstreamHealth: server.unary('GetUpstreamHealth', async () => ({ deployments: router.health().map(deploymentHealthMessage) })),
   };
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, handlers);

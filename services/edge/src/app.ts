@@ -6,7 +6,7 @@ import type { Env, GatewayConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import type { Logger } from '@gateway/logging';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
-import { KeyAuthenticator, refuseSeveralAuthorizations, type AuthenticatedKey } from './auth.js';
+import { KeyAuthenticator, presentedAuthorization, refuseSeveralAuthorizations, type AuthenticatedKey } from './auth.js';
 import { ModelCatalog } from './catalog.js';
 import { onClientError, onConnect, onFrameworkError, onUnmetExpectation } from './client-errors.js';
 import { videoCreateDeadlineMs } from './deadlines.js';
@@ -18,6 +18,7 @@ import { healthRoutes } from './routes/health.js';
 import { modelsRoutes } from './routes/models.js';
 import { usageRoutes } from './routes/usage.js';
 import { chatRoutes } from './routes/chat.js';
+import { messagesRoutes } from './routes/messages.js';
 import { responsesRoutes } from './routes/responses.js';
 import { storedResponsesRoutes } from './routes/stored-responses.js';
 import { videoRoutes } from './routes/videos.js';
@@ -166,7 +167,7 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
       refuseSeveralAuthorizations(request.raw.rawHeaders);
       // Every /v1 call needs accounting (the key, its budget), so none waits on it while it is down.
       downstream.refuseWhileDown('accounting');
-      request.apiKey = await authenticator.authenticate(request.headers.authorization, callContext(request));
+      request.apiKey = await authenticator.authenticate(presentedAuthorization(request.headers), callContext(request));
     });
     await v1.register(modelsRoutes, { catalog });
     await v1.register(usageRoutes, { downstream, catalog });
@@ -182,6 +183,7 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
     await v1.register(chatRoutes, chatCalls);
     await v1.register(responsesRoutes, { ...chatCalls, storeResponses: config.responses.store });
     await v1.register(storedResponsesRoutes, { downstream });
+    await v1.register(messagesRoutes, chatCalls);
     await v1.register(videoRoutes, {
       downstream,
       catalog,

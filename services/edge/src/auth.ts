@@ -92,6 +92,23 @@ export class KeyAuthenticator {
  * Node keeps the first of several Authorization headers and drops the rest; a request carrying
  * more than one is ambiguous about who is calling, so it is refused rather than guessed.
  */
+/**
+ * The Authorization a request authenticates with: its own, or Anthropic's `x-api-key` as a
+ * bearer (Anthropic's SDKs and Claude Code send the key there). Both, naming different keys,
+ * are refused: which one the caller meant cannot be told.
+ */
+export function presentedAuthorization(headers: { authorization?: string; 'x-api-key'?: string | string[] }): string | undefined {
+  const apiKey = headers['x-api-key'];
+  if (apiKey === undefined) return headers.authorization;
+  if (typeof apiKey !== 'string' || apiKey === '') {
+    throw new GatewayError('invalid_api_key', { message: 'Send one non-empty x-api-key header.' });
+  }
+  if (headers.authorization !== undefined && bearerSecret(headers.authorization) !== apiKey.trim()) {
+    throw new GatewayError('invalid_api_key', { message: 'x-api-key and Authorization name different keys; send one.' });
+  }
+  return `Bearer ${apiKey.trim()}`;
+}
+
 export function refuseSeveralAuthorizations(rawHeaders: readonly string[]): void {
   let seen = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {

@@ -1,4 +1,4 @@
-import { GatewayError, asGatewayError, toOpenAIError } from '@gateway/errors';
+import { GatewayError, asGatewayError, toAnthropicError, toOpenAIError } from '@gateway/errors';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { RouteMethods } from './route-methods.js';
@@ -43,13 +43,27 @@ function causeText(error: Error): string {
   return inner instanceof Error ? inner.message : String(inner);
 }
 
+/**
+ * Whether a request speaks Anthropic's dialect: the Messages API's routes, and the model list
+ * asked with `anthropic-version` (what Anthropic's SDKs send on every call).
+ */
+export function speaksAnthropic(request: FastifyRequest): boolean {
+  const { url } = request;
+  return url.startsWith('/v1/messages') || (url.startsWith('/v1/models') && request.headers['anthropic-version'] !== undefined);
+}
+
 export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {
   reply.request.errorCode = error.code;
+  const anthropic = speaksAnthropic(reply.request) ? toAnthropicError(error) : undefined;
+  const status = anthropic?.status ?? error.spec.http;
   // Every 429 and 503 says when to try again: its own figure, or a second (an upstream's 429 that
   // gave none, an instance shutting down, a service that could not be reached on this call).
-  const retryAfter = error.retryAfterSeconds ?? (error.spec.http === 503 || error.spec.http === 429 ? 1 : undefined);
+  const retryAfter = error.retryAfterSeconds ?? (status === 503 || status === 429 ? 1 : undefined);
   if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(retryAfter))));
-  return reply.code(error.spec.http).type('application/json').send(toOpenAIError(error));
+  return reply
+    .code(status)
+    .type('application/json')
+    .send(anthropic ? anthropic.body : toOpenAIError(error));
 }
 
 /**

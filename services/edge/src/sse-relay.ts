@@ -24,6 +24,8 @@ export interface SseDialect<M extends MeteredMessage> {
   failure(error: GatewayError): Buffer;
   /** Extra response headers, read off the first message. */
   headers?(first: M | null): Record<string, string>;
+  /** Written after `intervalMs` without another write (Anthropic's `ping`), so idle proxies keep the stream. */
+  keepAlive?: { intervalMs: number; frame: Buffer };
 }
 
 /** A stream that failed in transport before its first message: safe to open again. */
@@ -122,7 +124,9 @@ function follow<M extends MeteredMessage>(
   const res = reply.raw;
   // Once the caller is gone or the response has ended, nothing more is written.
   const open = () => !res.writableEnded && !res.destroyed;
+  const quiet = keepAlive(res, dialect.keepAlive, open);
   res.once('close', () => {
+    quiet?.stop();
     if (res.writableFinished) return;
     stream.cancel();
     recordLeftStream(request, reply);
@@ -131,7 +135,9 @@ function follow<M extends MeteredMessage>(
     // The last message carries what the call was metered at, for the access line.
     if (message.usage) request.meteredUsage = message.usage;
     const frames = dialect.frames(message);
-    if (frames && open() && !res.write(frames)) {
+    if (!frames || !open()) return;
+    quiet?.wrote();
+    if (!res.write(frames)) {
       stream.pause();
       res.once('drain', () => stream.resume());
     }
@@ -153,6 +159,22 @@ function follow<M extends MeteredMessage>(
       request.log.error({ err: error, requestId: request.id, traceId: request.telemetry?.traceId }, 'stream failed after it started');
     res.end(dialect.failure(gatewayError));
   });
+}
+
+/** Writes the keep-alive frame after each quiet interval; `wrote` restarts the interval. */
+function keepAlive(
+  res: FastifyReply['raw'],
+  options: SseDialect<MeteredMessage>['keepAlive'],
+  open: () => boolean,
+): { wrote(): void; stop(): void } | undefined {
+  if (!options) return undefined;
+  const timer = setTimeout(function ping() {
+    if (!open()) return;
+    res.write(options.frame);
+    timer.refresh();
+  }, options.intervalMs);
+  timer.unref();
+  return { wrote: () => timer.refresh(), stop: () => clearTimeout(timer) };
 }
 
 /** Opens a stream and relays it; a connection that failed before the first message (a replica gone) is tried once more. */

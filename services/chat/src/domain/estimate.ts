@@ -55,12 +55,17 @@ export class CompletionTally {
 
 /** The usage the gateway bills a call on when the upstream sent none. Nothing counted as cached: the dearer price. */
 export function estimateUsage(request: ChatRequest, tally: CompletionTally): ChatUsage {
-  const prompt = countPromptTokens(request.body);
   const { completion, reasoning } = tally.count();
   return {
-    prompt_tokens: prompt.tokens + prompt.images * ESTIMATED_IMAGE_TOKENS,
+    prompt_tokens: estimatePromptTokens(request.body),
     cached_tokens: 0,
     completion_tokens: completion,
     reasoning_tokens: reasoning,
   };
+}
+
+/** A chat body's prompt tokens as the gateway counts them: its text and tools, each image at a fixed count. */
+export function estimatePromptTokens(body: JsonObject): number {
+  const prompt = countPromptTokens(body);
+  return prompt.tokens + prompt.images * ESTIMATED_IMAGE_TOKENS;
 }

@@ -42,7 +42,8 @@ export interface ChatRequest {
   hasImages: boolean;
 }
 
-function invalid(param: string, message: string): GatewayError {
+/** A 422 naming the field and what is wrong with it. */
+export function invalid(param: string, message: string): GatewayError {
   return new GatewayError('invalid_request', { param, message: `Invalid value for '${param}': ${message}` });
 }
 

@@ -1,5 +1,4 @@
-import { isObject, type JsonObject } from '../domain/request.js';
-import { invalid } from './input-items.js';
+import { invalid, isObject, type JsonObject } from '../domain/request.js';
 
 // Fields a response only echoes are still checked as OpenAI checks them: a wrong value is the
 // caller's mistake, answered with a 422 naming it, never echoed back or billed.

@@ -1,16 +1,11 @@
 import type { ChatGroupConfig } from '@gateway/config';
-import { GatewayError } from '@gateway/errors';
-import { isObject, type ChatMessage, type JsonObject, type Role } from '../domain/request.js';
+import { invalid, isObject, type ChatMessage, type JsonObject, type Role } from '../domain/request.js';
 import { newItemId, type ItemIdPrefix } from './ids.js';
 
 // A Responses `input` (a string, or a list of items) as chat messages. Items are read as real
 // clients write them: ids the gateway never issued, `status` fields, messages without `type`,
 // reasoning items with `content: null`, only `encrypted_content`, or only an id. Items a chat
 // upstream has no place for (hosted tools' calls, references) are left out.
-
-export function invalid(param: string, message: string): GatewayError {
-  return new GatewayError('invalid_request', { param, message: `Invalid value for '${param}': ${message}` });
-}
 
 /** Reads a reasoning item's sealed text back; undefined when it does not open (then it is dropped). */
 export type OpenReasoning = (sealed: string) => string | undefined;

@@ -1,9 +1,9 @@
 import type { ChatGroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
-import { isObject, type JsonObject } from '../domain/request.js';
+import { invalid, isObject, type JsonObject } from '../domain/request.js';
 import { shapeProblem } from '../domain/schema.js';
 import { checkEchoedFields } from './checks.js';
-import { chatMessages, inputItems, invalid, type OpenReasoning } from './input-items.js';
+import { chatMessages, inputItems, type OpenReasoning } from './input-items.js';
 import { chatToolChoice, chatTools } from './tools.js';
 
 // A Responses API request read and translated onto a chat completion request. Fields the chat

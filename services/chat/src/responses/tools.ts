@@ -1,5 +1,4 @@
-import { isObject, type JsonObject } from '../domain/request.js';
-import { invalid } from './input-items.js';
+import { invalid, isObject, type JsonObject } from '../domain/request.js';
 
 // Responses tools as chat tools. Function tools translate one to one; `namespace` tools are
 // flattened into their function tools; every other type (web_search, file_search, computer_use,

@@ -54,6 +54,8 @@ export async function chatGroupFor(
   request: FastifyRequest,
   raw: Buffer,
   catalog: ModelCatalog,
+  /** Refused once the key's budget is spent; off for what costs nothing (count_tokens). */
+  { spends = true } = {},
 ): Promise<{ model: string; stream: boolean; group: string }> {
   // The top level read in place; a full parse only where that cannot say (and for the error).
   const { model, stream } = peekChatFields(raw) ?? parsedFields(raw);
@@ -68,6 +70,6 @@ export async function chatGroupFor(
       param: 'model',
       message: `'${model}' is a ${mode ?? 'non-chat'} model; use its own endpoint.`,
     });
-  if (spentNanoUsd >= key.budget_nano_usd) throw new GatewayError('budget_exceeded');
+  if (spends && spentNanoUsd >= key.budget_nano_usd) throw new GatewayError('budget_exceeded');
   return { model, stream, group: group.id };
 }

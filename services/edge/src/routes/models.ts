@@ -1,7 +1,7 @@
 import { groupMode } from '@gateway/contracts';
 import { GatewayError } from '@gateway/errors';
 import type { ModelGroup__Output } from '@gateway/protos';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { callerMay } from '../auth.js';
 import type { ModelCatalog } from '../catalog.js';
 import { callContext } from '../telemetry.js';
@@ -23,6 +23,14 @@ function modelObject(group: ModelGroup__Output, id = group.id) {
   };
 }
 
+/** A served group as an Anthropic model object (asked with `anthropic-version`). */
+function anthropicModel(group: ModelGroup__Output, id = group.id) {
+  return { type: 'model', id, display_name: id, created_at: new Date(group.created_at_ms).toISOString() };
+}
+
+/** Anthropic's SDKs send `anthropic-version` on every call: the list answers in their shape. */
+const anthropic = (request: FastifyRequest) => request.headers['anthropic-version'] !== undefined;
+
 /**
  * GET /v1/models: the served groups the calling key may call, ids only (aliases are not listed).
  * GET /v1/models/{id}: one of them by id or alias (the SDK's `models.retrieve`); anything else,
@@ -30,14 +38,15 @@ function modelObject(group: ModelGroup__Output, id = group.id) {
  */
 export const modelsRoutes: FastifyPluginAsync<ModelsRoutesOptions> = async (app, { catalog }) => {
   app.get('/v1/models', async (request) => {
-    const groups = await catalog.groups(callContext(request));
-    return {
-      object: 'list',
-      data: groups
-        .filter((group) => callerMay(request.apiKey, group.id))
-        .sort((a, b) => a.id.localeCompare(b.id))
-        .map((group) => modelObject(group)),
-    };
+    const groups = (await catalog.groups(callContext(request)))
+      .filter((group) => callerMay(request.apiKey, group.id))
+      .sort((a, b) => a.id.localeCompare(b.id));
+    if (anthropic(request)) {
+      // One page: a key's groups are few. Cursors are accepted and answer the same page.
+      const data = groups.map((group) => anthropicModel(group));
+      return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+    }
+    return { object: 'list', data: groups.map((group) => modelObject(group)) };
   });
 
   app.get<{ Params: { id: string } }>('/v1/models/:id', async (request) => {
@@ -46,6 +55,6 @@ export const modelsRoutes: FastifyPluginAsync<ModelsRoutesOptions> = async (app,
     if (!group || !callerMay(request.apiKey, group.id)) {
       throw new GatewayError('not_found', { param: 'model', message: `The model '${id}' does not exist or this API key cannot use it.` });
     }
-    return modelObject(group, id);
+    return anthropic(request) ? anthropicModel(group, id) : modelObject(group, id);
   });
 };
