@@ -21,8 +21,13 @@
 //                   measured (added latency is relative to it)
 //   BENCH_MODES     [one,separate]  how the gateway is started (`gateway start`, and
 //                   `gateway start --separate` with a nats-server of the run's own)
-//   BENCH_SCENARIOS [all]  indices of the scenarios to run (0 plain at 50 connections, 1 plain at
-//                   300 req/s, 2 plain one at a time, 3 streams at 50 connections, 4 spaced streams)
+//   BENCH_SCENARIOS [0,1,2,3,4,5,6]  indices of the scenarios to run (0 plain at 50 connections,
+//                   1 plain at 300 req/s, 2 plain one at a time, 3 streams at 50 connections,
+//                   4 spaced streams; Responses against chat on the gateway: 5 plain at 50
+//                   connections, 6 plain one at a time, 7 streams at 50 connections, on request)
+//   BENCH_RESPONSES [store]  the Responses calls scenarios 5-7 send beside the gateway's chat call:
+//                   `store` (`store` left at its default, true: the response is kept, one more
+//                   accounting write a call), `nostore` (`store: false`); e.g. `store,nostore`
 //   BENCH_LOADGEN   [wrk when installed]  `js` for the JavaScript load generator at saturation
 //   BENCH_GATEWAY_NODE_OPTIONS  NODE_OPTIONS for the gateway's processes
 //   BENCH_JSON      a file to write every round's raw figures to
@@ -37,8 +42,15 @@
 // OpenAI-compatible host: `x-portkey-provider: openai`, `x-portkey-custom-host: <upstream>/v1`,
 // `Authorization: Bearer <the upstream's key>`.
 //
-// A default run takes about 17 minutes on 2 cores with the JavaScript load generator (2 Node
-// lines × 5 scenarios × 3 rounds × 6 targets; BENCH_SECONDS=2 BENCH_ROUNDS=1 takes about 3);
+// Scenarios 5-7 load the gateway (both modes) with `POST /v1/responses` bodies equal to the chat
+// scenarios' (the same prompt as `input`, the same model and token limit) and, alternating in the
+// same rounds, with the same chat call, so Responses and chat stand side by side in a table of
+// their own; the upstream answers both as chat completions, so direct stays the baseline (in 6
+// only). Portkey, the yardstick and the naive chain have no Responses → chat bridge: they sit out.
+//
+// A default run takes about 20 minutes on 2 cores with the JavaScript load generator (2 Node
+// lines × 5 scenarios × 3 rounds × 6 targets, and 2 Responses scenarios of 4-5 calls, about 4 of
+// the 20; BENCH_SECONDS=2 BENCH_ROUNDS=1 takes about 4);
 // the first run adds under a minute of installs. Everything listens on and talks to 127.0.0.1,
 // and every process started is stopped when the benchmark ends, on error or signal too.
 import { readlinkSync, realpathSync, writeFileSync } from 'node:fs';
@@ -80,7 +92,9 @@ const MODES = list(process.env.BENCH_MODES, 'one,separate');
 const NODES = list(process.env.BENCH_NODES, 'machine,lts');
 const TARGETS = list(process.env.BENCH_TARGETS, 'yardstick,naive,portkey,gateway');
 const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
+const RESPONSES = list(process.env.BENCH_RESPONSES, 'store');
 for (const [name, values, known] of [
+  ['BENCH_RESPONSES', RESPONSES, ['store', 'nostore']],
   ['BENCH_MODES', MODES, ['one', 'separate']],
   ['BENCH_NODES', NODES, ['machine', 'lts']],
   ['BENCH_TARGETS', TARGETS, ['direct', 'yardstick', 'naive', 'portkey', 'gateway']],
@@ -129,10 +143,23 @@ const baseEnv = {
 
 const messages = [{ role: 'user', content: 'Say hello in one short sentence, please.' }];
 const body = (model, stream) => JSON.stringify({ model, messages, max_tokens: 64, ...(stream ? { stream: true } : {}) });
+/** The same call on the Responses API: the prompt as `input`; `store` left out (true) or false. */
+const responsesBody = (model, stream, store = true) =>
+  JSON.stringify({
+    model,
+    input: messages[0].content,
+    max_output_tokens: 64,
+    ...(stream ? { stream: true } : {}),
+    ...(store ? {} : { store: false }),
+  });
+/** The Responses calls measured beside chat: [api, label]. */
+const responsesApis = RESPONSES.map((v) => (v === 'store' ? ['responses', 'Responses'] : ['responses-nostore', 'Responses, store: false']));
 const upstreamUrl = (kind) => (kind === 'spaced' ? urls.spaced : urls.fast);
 
 // --- targets ---------------------------------------------------------------------------------
-// Each: {key, label, request(kind, stream) → load target, pids (CPU), rssPids ({name: pid}), stop}.
+// Each: {key, label, request(kind, stream, api) → load target, pids (CPU), rssPids ({name: pid}),
+// stop}; the gateway's also `responses: true`, its request taking api `chat` (the default),
+// `responses` or `responses-nostore`.
 
 function directTarget() {
   return {
@@ -209,32 +236,56 @@ async function gatewayTarget(node, mode, checkout = root) {
   const gateway = await startGateway({ mode, checkout, node, natsDir: tmp, env: { ...baseEnv, GATEWAY_DATA_DIR: join(tmp, dataDir) } });
   const pids = mode === 'one' ? { '': gateway.child.pid } : gateway.pids;
   const key = await createKey(gateway.url, ADMIN_TOKEN);
+  const model = (kind) => (kind === 'spaced' ? 'bench-spaced' : 'bench-fast');
   return {
     key: `gateway-${mode}${baseline ? '-baseline' : ''}`,
     label: `${mode === 'one' ? 'gateway, one process' : 'gateway, separate'}${baseline ? ' (baseline)' : ''}`,
-    request: (kind, stream) =>
-      target(
-        gateway.url,
-        '/v1/chat/completions',
-        { authorization: `Bearer ${key}` },
-        body(kind === 'spaced' ? 'bench-spaced' : 'bench-fast', stream),
-      ),
+    responses: true,
+    request: (kind, stream, api = 'chat') =>
+      api === 'chat'
+        ? target(gateway.url, '/v1/chat/completions', { authorization: `Bearer ${key}` }, body(model(kind), stream))
+        : {
+            ...target(
+              gateway.url,
+              '/v1/responses',
+              { authorization: `Bearer ${key}` },
+              responsesBody(model(kind), stream, api !== 'responses-nostore'),
+            ),
+            api: 'responses',
+          },
     pids: Object.values(pids),
     rssPids: pids,
     stop: () => gateway.stop(),
   };
 }
 
-/** The assistant's text of one call, plain or streamed (SSE up to `data: [DONE]`). */
+/**
+ * The assistant's text of one call, plain or streamed (SSE up to `data: [DONE]`; a Responses
+ * stream up to `response.completed`, its text the `response.output_text.delta` events').
+ */
 async function answer(t, stream) {
   const response = await fetch(`${t.url}${t.path}`, { method: 'POST', headers: t.headers, body: t.body });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`${response.status} ${text.slice(0, 300)}`);
+  const responses = t.api === 'responses';
+  if (!stream && responses)
+    return JSON.parse(text)
+      .output.filter((item) => item.type === 'message')
+      .flatMap((item) => item.content.map((part) => part.text ?? ''))
+      .join('');
   if (!stream) return JSON.parse(text).choices[0].message.content;
   const events = text
     .split('\n')
     .filter((l) => l.startsWith('data: '))
     .map((l) => l.slice(6).trim());
+  if (responses) {
+    const parsed = events.map((e) => JSON.parse(e));
+    if (parsed.at(-1)?.type !== 'response.completed') throw new Error(`stream does not end with response.completed: ${text.slice(-300)}`);
+    return parsed
+      .filter((e) => e.type === 'response.output_text.delta')
+      .map((e) => e.delta)
+      .join('');
+  }
   if (events.at(-1) !== '[DONE]') throw new Error(`stream does not end with [DONE]: ${text.slice(-300)}`);
   return events
     .slice(0, -1)
@@ -248,10 +299,13 @@ async function checkAnswers(targets) {
     for (const stream of [false, true]) {
       const expected = await answer(targets[0].request(kind, stream), stream);
       for (const t of targets) {
-        const got = await answer(t.request(kind, stream), stream).catch((e) => {
-          throw new Error(`${t.label}, ${kind} ${stream ? 'stream' : 'plain'} call: ${e.message}`);
-        });
-        if (got !== expected) throw new Error(`${t.label}, ${kind} ${stream ? 'stream' : 'plain'} call answered ${JSON.stringify(got)}`);
+        for (const [api, label] of [['chat', ''], ...(t.responses ? responsesApis : [])]) {
+          const call = `${t.label}, ${kind} ${stream ? 'stream' : 'plain'}${label ? ` ${label}` : ''} call`;
+          const got = await answer(t.request(kind, stream, api), stream).catch((e) => {
+            throw new Error(`${call}: ${e.message}`);
+          });
+          if (got !== expected) throw new Error(`${call} answered ${JSON.stringify(got)}`);
+        }
       }
     }
   }
@@ -285,9 +339,60 @@ const scenarios = [
     stream: true,
     run: (t) => sequential(t, { count: 4 * SECONDS, stream: true }),
   },
+  // Responses against chat, the gateway only (see the top of the file); direct where latency is added.
+  {
+    id: 'respPlain50',
+    name: 'Responses against chat, plain, 50 connections',
+    responses: true,
+    kind: 'fast',
+    stream: false,
+    saturation: true,
+    run: (t) => saturate(t, false),
+  },
+  {
+    id: 'respPlainSeq',
+    name: 'Responses against chat, plain, one at a time',
+    responses: true,
+    direct: true,
+    kind: 'fast',
+    stream: false,
+    run: (t) => sequential(t, { count: 150 * SECONDS }),
+  },
+  {
+    id: 'respStream50',
+    name: 'Responses against chat, stream, 50 connections',
+    responses: true,
+    kind: 'fast',
+    stream: true,
+    saturation: true,
+    run: (t) => saturate(t, true),
+  },
 ];
-const only = process.env.BENCH_SCENARIOS?.split(',').map(Number);
-if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((_, i) => only.includes(i)));
+const only = (process.env.BENCH_SCENARIOS ?? '0,1,2,3,4,5,6').split(',').map(Number);
+scenarios.splice(0, scenarios.length, ...scenarios.filter((_, i) => only.includes(i)));
+
+/**
+ * What a scenario loads: every target on chat, or (Responses scenarios) each gateway on chat and
+ * on every Responses call measured, with direct when the scenario adds latency to it.
+ */
+function loadedIn(scenario, targets) {
+  if (!scenario.responses) return targets;
+  if (!targets.some((t) => t.responses)) return [];
+  return targets.flatMap((t) => {
+    if (t.key === 'direct') return scenario.direct ? [t] : [];
+    if (!t.responses) return [];
+    return [
+      { ...t, label: `${t.label}, chat`, api: 'chat' },
+      ...responsesApis.map(([api, label]) => ({
+        ...t,
+        key: `${t.key}:${api}`,
+        label: `${t.label}, ${label}`,
+        api,
+        request: (kind, stream) => t.request(kind, stream, api),
+      })),
+    ];
+  });
+}
 
 const median = (values) => {
   const v = values.filter(Number.isFinite).sort((a, b) => a - b);
@@ -298,9 +403,11 @@ const median = (values) => {
 const fmt = (n, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '-');
 
 /** Runs every scenario on one Node line; resolves to {scenarioId: {targetKey: [round results]}}. */
-async function measure(targets) {
+async function measure(all) {
   const byScenario = {};
   for (const scenario of scenarios) {
+    const targets = loadedIn(scenario, all);
+    if (targets.length === 0) continue;
     const loads = Object.fromEntries(targets.map((t) => [t.key, t.request(scenario.kind, scenario.stream)]));
     // Warm every path (connections, JIT, caches) before measuring.
     for (const t of targets)
@@ -350,11 +457,12 @@ function byProcess(rs) {
 /** Progress on stderr: medians per target, and whether any later chunk was held back. */
 function logScenario(scenario, targets, rounds) {
   log(`\n${scenario.name} (median of ${ROUNDS})`);
+  const width = Math.max(22, ...targets.map((t) => t.label.length));
   for (const t of targets) {
     const rs = rounds[t.key];
     const m = (f) => median(rs.map(f));
     log(
-      `  ${t.label.padEnd(22)} ${fmt(
+      `  ${t.label.padEnd(width)} ${fmt(
         m((r) => r.rps),
         0,
       ).padStart(
@@ -375,7 +483,7 @@ function logScenario(scenario, targets, rounds) {
         }),
       );
       log(
-        `  ${''.padEnd(22)} chunks per stream ${rs[0].chunkTimes[0]?.length ?? 0} (direct ${direct[0].chunkTimes[0]?.length ?? 0}); worst extra delay of a later chunk vs its first ${fmt(Math.max(...lags))} ms`,
+        `  ${''.padEnd(width)} chunks per stream ${rs[0].chunkTimes[0]?.length ?? 0} (direct ${direct[0].chunkTimes[0]?.length ?? 0}); worst extra delay of a later chunk vs its first ${fmt(Math.max(...lags))} ms`,
       );
     }
   }
@@ -386,7 +494,8 @@ const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') :
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 const ms = (n) => (Number.isFinite(n) ? `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(2)}` : '–');
 
-function table(line, targets, byScenario, rss) {
+/** Medians of one run's rounds: a figure, and a figure added to direct's in the same round. */
+function figures(byScenario) {
   const rounds = (id, key) => byScenario[id]?.[key] ?? [];
   const med = (id, key, f) => median(rounds(id, key).map(f));
   // Added latency: the median over rounds of (target − direct) in the same round.
@@ -396,6 +505,25 @@ function table(line, targets, byScenario, rss) {
   };
   const addedCell = (id, key, f) =>
     key === 'direct' ? (Number.isFinite(med(id, key, f)) ? `(${med(id, key, f).toFixed(2)})` : '–') : ms(added(id, key, f));
+  return { rounds, med, added, addedCell };
+}
+
+/** A Markdown table: a title, a header, rows of cells; every column but the first and `text` ones right-aligned. */
+function markdown(title, header, rows, text = []) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const numeric = header.map((h, i) => i > 0 && !text.includes(h));
+  const cell = (v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]));
+  return [
+    title,
+    '',
+    `| ${header.map(cell).join(' | ')} |`,
+    `| ${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+function table(line, targets, byScenario, rss) {
+  const { med, addedCell } = figures(byScenario);
   const header = [
     'target',
     'plain req/s, 50 conn.',
@@ -446,17 +574,65 @@ function table(line, targets, byScenario, rss) {
       String(errors),
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const numeric = header.map((h, i) => i > 0 && h !== 'peak RSS MiB');
-  const cell = (v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]));
-  const lines = [
-    `### Node ${line.version} (${line.label})`,
-    '',
-    `| ${header.map(cell).join(' | ')} |`,
-    `| ${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`,
-    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+  return markdown(`### Node ${line.version} (${line.label})`, header, rows, ['peak RSS MiB']);
+}
+
+/**
+ * Responses against chat (scenarios 5-7): each gateway's chat call and its Responses calls, each
+ * figure with its ratio to the same gateway's chat call in the same run.
+ */
+function responsesTable(line, targets, byScenario) {
+  const { med, added, addedCell } = figures(byScenario);
+  const entries = loadedIn({ responses: true, direct: true }, targets);
+  const cpu = (id, key) => med(id, key, (r) => r.cpuUsPerRequest);
+  const p50 = (r) => r.p50;
+  const perProcess = (id, key) => {
+    const rs = byScenario[id]?.[key] ?? [];
+    const names = Object.keys(rs[0]?.cpuUsPerRequestByProcess ?? {});
+    return names.length < 2 ? '' : names.map((n) => `${n} ${int(median(rs.map((r) => r.cpuUsPerRequestByProcess[n])))}`).join(', ');
+  };
+  const header = [
+    'target, call',
+    'plain req/s, 50 conn.',
+    '÷ chat',
+    'CPU µs/call',
+    '÷ chat',
+    'by process',
+    'added p50 ms, one at a time',
+    '÷ chat',
+    'streams/s, 50 conn.',
+    'CPU µs/stream',
+    '÷ chat',
+    'errors',
   ];
-  return lines.join('\n');
+  const rows = entries.map((e) => {
+    const chat = e.key.split(':')[0];
+    const direct = e.key === 'direct';
+    const errors = ['respPlain50', 'respPlainSeq', 'respStream50'].reduce(
+      (s, id) => s + (byScenario[id]?.[e.key] ?? []).reduce((a, r) => a + r.errors, 0),
+      0,
+    );
+    return [
+      direct ? 'direct (chat)' : e.label,
+      int(med('respPlain50', e.key, (r) => r.rps)),
+      direct
+        ? '–'
+        : ratio(
+            med('respPlain50', e.key, (r) => r.rps),
+            med('respPlain50', chat, (r) => r.rps),
+          ),
+      int(cpu('respPlain50', e.key)),
+      direct ? '–' : ratio(cpu('respPlain50', e.key), cpu('respPlain50', chat)),
+      perProcess('respPlain50', e.key),
+      addedCell('respPlainSeq', e.key, p50),
+      direct ? '–' : ratio(added('respPlainSeq', e.key, p50), added('respPlainSeq', chat, p50)),
+      int(med('respStream50', e.key, (r) => r.rps)),
+      int(cpu('respStream50', e.key)),
+      direct ? '–' : ratio(cpu('respStream50', e.key), cpu('respStream50', chat)),
+      String(errors),
+    ];
+  });
+  return markdown(`### Responses against chat, Node ${line.version} (${line.label})`, header, rows, ['by process']);
 }
 
 // --- the run ---------------------------------------------------------------------------------
@@ -489,7 +665,8 @@ for (const line of nodeLines) {
   );
   for (const t of targets) await t.stop();
   untrack(tracked().filter((c) => c !== upstream.child));
-  tables.push(table(line, targets, byScenario, rss));
+  if (scenarios.some((s) => !s.responses)) tables.push(table(line, targets, byScenario, rss));
+  if (scenarios.some((s) => s.responses) && targets.some((t) => t.responses)) tables.push(responsesTable(line, targets, byScenario));
   raw.push({ node: line.version, label: line.label, rss, scenarios: byScenario });
 }
 if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, `${JSON.stringify(raw, null, 1)}\n`);
@@ -500,10 +677,18 @@ process.stdout.write(
     `Medians of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of ${SECONDS} s per scenario, targets alternating within each round; load generator at saturation: ${loadgen}; ${cpus().length} cores; run took ${minutes.toFixed(1)} min.`,
     '',
     ...tables.flatMap((t) => [t, '']),
-    '- ÷ Portkey and ÷ yardstick: the row’s throughput over theirs (medians).',
+    ...(scenarios.some((s) => !s.responses) ? ['- ÷ Portkey and ÷ yardstick: the row’s throughput over theirs (medians).'] : []),
     '- CPU: user + system time of the row’s processes (the gateway’s summed; its nats-server not counted) per call at 50 connections.',
     '- Added: the median over rounds of the row’s figure minus direct’s in the same round; the direct row gives its own in brackets.',
-    '- Peak RSS: each process’s VmHWM over the whole run on that Node line (direct: the shared upstream, not counted).',
+    ...(scenarios.some((s) => !s.responses)
+      ? ['- Peak RSS: each process’s VmHWM over the whole run on that Node line (direct: the shared upstream, not counted).']
+      : []),
+    ...(scenarios.some((s) => s.responses)
+      ? [
+          '- Responses against chat: `POST /v1/responses` with the chat call’s prompt as `input` (same model, `max_output_tokens` 64), against the same gateway’s chat call in the same rounds; ÷ chat is the Responses row’s figure over its chat row’s (added latency: over chat’s added latency).',
+          '  `store` left at its default (true) keeps each response: one more accounting write a call. Only the gateway is measured: the yardstick, the naive chain and Portkey (its open-source gateway has no Responses → chat bridge) serve chat only.',
+        ]
+      : []),
     ...(portkey
       ? [
           `- Portkey: @portkey-ai/gateway ${portkey.version} from the npm registry, patched at run time: ${portkey.patches.join('; ')}.`,

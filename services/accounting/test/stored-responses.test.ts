@@ -75,6 +75,18 @@ for (const { name, enabled, open } of stores) {
       expect(await responses.get('key_a', 'resp_bbbbbbbb')).toEqual(second);
     });
 
+    it('writes puts of one moment together; a retried one among them still lands, and the others with it', async () => {
+      const { responses } = await repository();
+      await responses.put(entry('resp_eeeeeeee', 'key_a', START, 1));
+      const batch = [
+        entry('resp_ffffffff', 'key_a', START),
+        entry('resp_eeeeeeee', 'key_a', START, 2),
+        entry('resp_gggggggg', 'key_b', START),
+      ];
+      await Promise.all(batch.map((stored) => responses.put(stored)));
+      for (const stored of batch) expect(await responses.get(stored.keyId, stored.id)).toEqual(stored);
+    });
+
     it('reads a response past the retention as absent, before any sweep', async () => {
       const { clock, responses } = await repository();
       await responses.put(entry('resp_cccccccc', 'key_a', START));

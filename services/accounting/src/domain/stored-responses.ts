@@ -1,4 +1,4 @@
-import type { Collection, Doc, DocumentStore } from '@gateway/store';
+import { isDuplicateKey, type Collection, type Doc, type DocumentStore } from '@gateway/store';
 
 // Stored responses of the Responses API (`store: true`): kept per key for the configured
 // retention, so any chat replica can continue any conversation.
@@ -28,6 +28,16 @@ export interface StoredResponseEntry {
 
 export const STORED_RESPONSES_COLLECTION = 'accounting_stored_responses';
 
+function documentOf(entry: StoredResponseEntry): StoredResponseDocument {
+  return {
+    _id: entry.id,
+    key_id: entry.keyId,
+    response: entry.response,
+    input_items: entry.inputItems,
+    created_at: new Date(entry.createdAtMs),
+  };
+}
+
 function entryOf(document: StoredResponseDocument): StoredResponseEntry {
   return {
     id: document._id,
@@ -38,7 +48,16 @@ function entryOf(document: StoredResponseDocument): StoredResponseEntry {
   };
 }
 
+/** A put waiting for the batch it rides in. */
+interface PendingPut {
+  entry: StoredResponseEntry;
+  done: (error?: unknown) => void;
+}
+
 export class StoredResponses {
+  /** Puts of this turn of the event loop, written together in one insert (one commit). */
+  #pending: PendingPut[] = [];
+
   private constructor(
     private readonly responses: Collection<StoredResponseDocument>,
     private readonly retentionSeconds: number,
@@ -63,6 +82,30 @@ export class StoredResponses {
    * An id another key holds fails with StoreError `duplicate_key` rather than taking it over.
    */
   async put(entry: StoredResponseEntry): Promise<void> {
+    // Every Responses call with `store` writes one: the puts of one turn of the event loop share
+    // one insert and one commit, which costs a call about what an insert of its own would
+    // (bench/history/2026-11-28-responses.md). The caller hears back once its batch is written.
+    await new Promise<void>((resolve, reject) => {
+      if (this.#pending.length === 0) setImmediate(() => void this.#flush());
+      this.#pending.push({ entry, done: (error) => (error === undefined ? resolve() : reject(error)) });
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const batch = this.#pending;
+    this.#pending = [];
+    try {
+      await this.responses.insertMany(batch.map(({ entry }) => documentOf(entry)));
+      for (const put of batch) put.done();
+    } catch (error) {
+      // A retried put finds its id written already: each goes again alone, as the upsert it is.
+      if (!isDuplicateKey(error)) for (const put of batch) put.done(error);
+      else for (const put of batch) await this.#upsert(put.entry).then(() => put.done(), put.done);
+    }
+  }
+
+  /** Writes the response, replacing the key's own record of that id; another key's id fails with `duplicate_key`. */
+  async #upsert(entry: StoredResponseEntry): Promise<void> {
     await this.responses.updateOne(
       { _id: entry.id, key_id: entry.keyId },
       { $set: { response: entry.response, input_items: entry.inputItems, created_at: new Date(entry.createdAtMs) } },

@@ -28,20 +28,20 @@ function checkResponseId(id: string, param: string): string {
   return id;
 }
 
-/** The bytes as JSON text, checked to parse as an object (`array`: as an array). */
+/**
+ * The bytes as UTF-8 text that opens and closes as a JSON object (`array`: an array). The
+ * writer is the chat service, which made the text with JSON.stringify; parsing it again here
+ * cost a sixth of a stored call's CPU (bench/history/2026-11-28-responses.md).
+ */
 function jsonText(bytes: Buffer, param: string, shape: 'object' | 'array'): string {
-  let parsed: unknown;
   let text: string;
   try {
-    text = utf8.decode(bytes);
-    parsed = JSON.parse(text);
+    text = utf8.decode(bytes).trim();
   } catch {
     throw invalid(param, `${param} must be JSON`);
   }
-  const isArray = Array.isArray(parsed);
-  if (shape === 'array' ? !isArray : isArray || typeof parsed !== 'object' || parsed === null) {
-    throw invalid(param, `${param} must be a JSON ${shape}`);
-  }
+  const [open, close] = shape === 'array' ? ['[', ']'] : ['{', '}'];
+  if (!text.startsWith(open) || !text.endsWith(close)) throw invalid(param, `${param} must be a JSON ${shape}`);
   return text;
 }
 

@@ -49,9 +49,9 @@ export class Responses {
     const call = await this.#prepare(input);
     if (call.asked.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Streamed calls use the streaming RPC.' });
     const { response: completion, usage } = await this.completions.complete(input, call.group, call.chat);
-    const response = responseFromCompletion(call.shell, completion);
-    await this.#keep(input, call, response);
-    return { body: Buffer.from(JSON.stringify(response)), usage, dropped: call.translated.dropped };
+    const body = Buffer.from(JSON.stringify(responseFromCompletion(call.shell, completion)));
+    await this.#keep(input, call, body);
+    return { body, usage, dropped: call.translated.dropped };
   }
 
   /** A streamed call: Responses events as SSE frames, stored before `response.completed` goes out. */
@@ -70,7 +70,7 @@ export class Responses {
       chunk: (chunk) => [...opening(), ...events.chunk(chunk)],
       end: async (usage: ChatUsage) => {
         const closing = [...opening(), ...events.finish(usage)];
-        await this.#keep(input, call, events.response);
+        await this.#keep(input, call, Buffer.from(events.responseJson));
         return closing;
       },
     };
@@ -129,12 +129,12 @@ export class Responses {
   }
 
   /** Keeps the response when asked; a store that fails costs the caller the later lookups, not this answer. */
-  async #keep(input: ResponseInput, call: Prepared, response: JsonObject): Promise<void> {
+  async #keep(input: ResponseInput, call: Prepared, response: Buffer): Promise<void> {
     if (!call.asked.store || !this.store) return;
     const record = {
       id: input.completionId,
       keyId: input.keyId,
-      response: Buffer.from(JSON.stringify(response)),
+      response,
       inputItems: Buffer.from(JSON.stringify(call.translated.items)),
       createdAtMs: this.clock(),
     };

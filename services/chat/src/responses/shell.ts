@@ -24,39 +24,44 @@ export interface ResponseShell {
   namespaces?: ReadonlyMap<string, string>;
 }
 
-/** What OpenAI shows for a setting the request left out, in the order its responses list them. */
-const DEFAULTS: Readonly<JsonObject> = {
-  instructions: null,
-  max_output_tokens: null,
-  max_tool_calls: null,
-  parallel_tool_calls: true,
-  previous_response_id: null,
-  prompt_cache_key: null,
-  reasoning: { effort: null, summary: null },
-  safety_identifier: null,
-  service_tier: 'default',
-  store: true,
-  temperature: 1,
-  text: { format: { type: 'text' } },
-  tool_choice: 'auto',
-  tools: [],
-  top_logprobs: 0,
-  top_p: 1,
-  truncation: 'disabled',
-  user: null,
-  metadata: {},
-};
+/**
+ * What OpenAI shows for a setting the request left out, in the order its responses list them;
+ * made fresh for each response (a literal costs less than a deep copy of shared defaults).
+ */
+function defaults(): JsonObject {
+  return {
+    instructions: null,
+    max_output_tokens: null,
+    max_tool_calls: null,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    prompt_cache_key: null,
+    reasoning: { effort: null, summary: null },
+    safety_identifier: null,
+    service_tier: 'default',
+    store: true,
+    temperature: 1,
+    text: { format: { type: 'text' } },
+    tool_choice: 'auto',
+    tools: [],
+    top_logprobs: 0,
+    top_p: 1,
+    truncation: 'disabled',
+    user: null,
+    metadata: {},
+  };
+}
 
 /** Objects the caller may have sent in part (`{effort: 'high'}`): the rest of their fields defaulted. */
-function echoed(key: string, value: unknown): unknown {
-  const fallback = DEFAULTS[key];
-  if (value === undefined) return structuredClone(fallback);
-  if (isObject(fallback) && isObject(value) && key !== 'metadata') return { ...structuredClone(fallback), ...value };
+function echoed(fallback: unknown, key: string, value: unknown): unknown {
+  if (value === undefined) return fallback;
+  if (isObject(fallback) && isObject(value) && key !== 'metadata') return { ...fallback, ...value };
   return value;
 }
 
 /** The Response object without its answer: `output` empty, `usage` null, the echo with defaults. */
 export function responseBase(shell: ResponseShell, status: ResponseStatus): JsonObject {
+  const fallbacks = defaults();
   const response: JsonObject = {
     id: shell.id,
     object: 'response',
@@ -67,13 +72,13 @@ export function responseBase(shell: ResponseShell, status: ResponseStatus): Json
     completed_at: status === 'completed' ? Math.floor(Date.now() / 1000) : null,
     error: null,
     incomplete_details: null,
-    instructions: echoed('instructions', shell.echo.instructions),
-    max_output_tokens: echoed('max_output_tokens', shell.echo.max_output_tokens),
-    max_tool_calls: echoed('max_tool_calls', shell.echo.max_tool_calls),
+    instructions: echoed(fallbacks.instructions, 'instructions', shell.echo.instructions),
+    max_output_tokens: echoed(fallbacks.max_output_tokens, 'max_output_tokens', shell.echo.max_output_tokens),
+    max_tool_calls: echoed(fallbacks.max_tool_calls, 'max_tool_calls', shell.echo.max_tool_calls),
     model: shell.model,
     output: [],
   };
-  for (const key of Object.keys(DEFAULTS)) if (!(key in response)) response[key] = echoed(key, shell.echo[key]);
+  for (const [key, fallback] of Object.entries(fallbacks)) if (!(key in response)) response[key] = echoed(fallback, key, shell.echo[key]);
   // Echoed fields this list does not know follow it; none replaces what the gateway decides.
   for (const [key, value] of Object.entries(shell.echo)) if (!(key in response) && value !== undefined) response[key] = value;
   response.usage = null;

@@ -32,6 +32,7 @@ export class ResponseEvents {
   readonly #calls = new Map<number, CallItem>();
   #finishReason: unknown = null;
   #final: JsonObject | undefined;
+  #finalJson: string | undefined;
 
   constructor(private readonly shell: ResponseShell) {}
 
@@ -48,10 +49,10 @@ export class ResponseEvents {
     return response;
   }
 
-  /** response.created and response.in_progress */
+  /** response.created and response.in_progress: the same response, serialized once. */
   start(): Buffer[] {
-    const base = responseBase(this.shell, 'in_progress');
-    return [this.#event('response.created', { response: base }), this.#event('response.in_progress', { response: base })];
+    const base = JSON.stringify(responseBase(this.shell, 'in_progress'));
+    return [this.#withResponse('response.created', base), this.#withResponse('response.in_progress', base)];
   }
 
   /** The events one chat chunk makes (possibly none). */
@@ -75,11 +76,17 @@ export class ResponseEvents {
     const response = finishedResponse(this.shell, this.#finishReason, this.#output, usage);
     const incomplete = response.status === 'incomplete';
     const out = [...this.#closeText(incomplete), ...this.#closeCalls(incomplete)];
-    // The response is stored and sent after this: a copy no later call changes.
-    this.#final = structuredClone(response);
-    const type = incomplete ? 'response.incomplete' : 'response.completed';
-    out.push(this.#event(type, { response: this.#final }));
+    // Items are replaced, never changed, once done: a copy of the list is a copy no later call changes.
+    response.output = [...this.#output];
+    this.#final = response;
+    this.#finalJson = JSON.stringify(response);
+    out.push(this.#withResponse(incomplete ? 'response.incomplete' : 'response.completed', this.#finalJson));
     return out;
+  }
+
+  /** The final response as JSON text (after finish), serialized once for the event and for storage. */
+  get responseJson(): string {
+    return this.#finalJson ?? JSON.stringify(this.response);
   }
 
   #textDelta(kind: TextItem['kind'], delta: string): Buffer[] {
@@ -89,7 +96,11 @@ export class ResponseEvents {
     item.text += delta;
     const at = { item_id: item.id, output_index: item.index };
     if (kind === 'reasoning') out.push(this.#event('response.reasoning_summary_text.delta', { ...at, summary_index: 0, delta }));
-    else out.push(this.#event('response.output_text.delta', { ...at, content_index: 0, delta, logprobs: [] }));
+    else {
+      // The most frequent event, written as text: a third of an object's stringify.
+      const data = `{"type":"response.output_text.delta","sequence_number":${this.#sequence++},"item_id":"${item.id}","output_index":${item.index},"content_index":0,"delta":${JSON.stringify(delta)},"logprobs":[]}`;
+      out.push(Buffer.from(`event: response.output_text.delta\ndata: ${data}\n\n`));
+    }
     return out;
   }
 
@@ -178,6 +189,11 @@ export class ResponseEvents {
 
   #isLast(index: number): boolean {
     return index === this.#output.length - 1;
+  }
+
+  /** An event whose only field is the response, already serialized. */
+  #withResponse(type: string, json: string): Buffer {
+    return Buffer.from(`event: ${type}\ndata: {"type":"${type}","sequence_number":${this.#sequence++},"response":${json}}\n\n`);
   }
 
   /** One whole SSE frame; fields are serialized now, so later changes to shared objects do not reach it. */
