@@ -1,26 +1,17 @@
 import { ConfigError, servedGroups, unknownProviders, type ChatGroupConfig } from '@gateway/config';
-import { GatewayError } from '@gateway/errors';
-import { GrpcServer, type CallInfo } from '@gateway/grpc';
-import {
-  protos,
-  type ChatServiceHandlers,
-  type CreateChatCompletionRequest__Output,
-  type CreateAnthropicMessageRequest__Output,
-  type CreateResponseRequest__Output,
-  type StreamChatCompletionRequest__Output,
-  type StreamAnthropicMessageRequest__Output,
-  type StreamResponseRequest__Output,
-} from '@gateway/protos';
+import { GrpcServer } from '@gateway/grpc';
+import { protos } from '@gateway/protos';
 import { decodeKeyChangedEvent, KEYS_CHANGED_SUBJECT, perCallBudget, unlimitedBudget, type CallBudget } from '@gateway/contracts';
-import { dataDir, deploymentHealthMessage, loadEncryptionKey, modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
+import { dataDir, loadEncryptionKey, modelGroupMessage, type ServiceDeps } from '@gateway/runtime';
 import { busEventsRejectedSeries, observeBus } from '@gateway/telemetry';
 import { Router } from '@gateway/upstream';
-import { ChatCompletions, type CompletionInput } from './domain/completions.js';
+import { ChatCompletions } from './domain/completions.js';
 import { busMeter } from './domain/metering.js';
 import { chatProviders, type LocalUpstream } from './providers/index.js';
 import { UpstreamClient } from './upstream/client.js';
-import { AnthropicMessages, type MessageInput } from './messages/messages.js';
-import { Responses, type ResponseInput } from './responses/responses.js';
+import { chatHandlers } from './handlers.js';
+import { AnthropicMessages } from './messages/messages.js';
+import { Responses } from './responses/responses.js';
 import type { ResponseStore } from './responses/storage.js';
 
 export interface ChatDeps extends ServiceDeps {
@@ -39,10 +30,6 @@ export interface ChatApp {
   router: Router<ChatGroupConfig>;
   stop(): Promise<void>;
 }
-
-const COMPLETION_ID = /^chatcmpl-[A-Za-z0-9]{8,64}$/;
-const RESPONSE_ID = /^resp_[A-Za-z0-9]{8,64}$/;
-const MESSAGE_ID = /^msg_[A-Za-z0-9]{8,64}$/;
 
 /** Wires the chat service: routing, provider adapters, upstream HTTP and metering behind gRPC. */
 export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
@@ -96,78 +83,7 @@ export async function buildChatApp(deps: ChatDeps): Promise<ChatApp> {
   });
   // Credentials are read once at start: a served group stays served for the process's life.
   const served = servedGroups(config, 'chat', env).map(modelGroupMessage);
-  // The call's CallInfo collects the upstream time, which goes back to the edge as x-upstream-ms.
-  const input = (request: CreateChatCompletionRequest__Output | StreamChatCompletionRequest__Output, call: CallInfo): CompletionInput => {
-    if (!request.key_id || !request.group) throw new GatewayError('invalid_request', { message: 'key_id and group are required.' });
-    if (request.completion_id && !COMPLETION_ID.test(request.completion_id)) {
-      throw new GatewayError('invalid_request', {
-        param: 'completion_id',
-        message: 'completion ids are chatcmpl- and 8-64 letters or digits.',
-      });
-    }
-    return {
-      keyId: request.key_id,
-      model: request.model,
-      groupId: request.group,
-      body: request.body,
-      requestId: call.requestId,
-      scope: call.scope,
-      signal: call.signal,
-      deadline: call.deadline,
-      timing: call,
-      ...(request.completion_id ? { completionId: request.completion_id } : {}),
-    };
-  };
-  const responseInput = (request: CreateResponseRequest__Output | StreamResponseRequest__Output, call: CallInfo): ResponseInput => {
-    if (!RESPONSE_ID.test(request.response_id)) {
-      throw new GatewayError('invalid_request', { param: 'response_id', message: 'response ids are resp_ and 8-64 letters or digits.' });
-    }
-    const { key_id, model, body, group } = request;
-    const base = input({ key_id, model, body, group, completion_id: '' }, call);
-    return { ...base, completionId: request.response_id, storageOff: request.storage_off };
-  };
-  const messageInput = (
-    request: CreateAnthropicMessageRequest__Output | StreamAnthropicMessageRequest__Output,
-    call: CallInfo,
-  ): MessageInput => {
-    if (!MESSAGE_ID.test(request.message_id)) {
-      throw new GatewayError('invalid_request', { param: 'message_id', message: 'message ids are msg_ and 8-64 letters or digits.' });
-    }
-    const { key_id, model, body, group } = request;
-    return { ...input({ key_id, model, body, group, completion_id: '' }, call), completionId: request.message_id };
-  };
-  const handlers: ChatServiceHandlers = {
-    ListModels: server.unary('ListModels', async () => ({ groups: served })),
-    CreateChatCompletion: server.unary('CreateChatCompletion', async (request, call) => {
-      const { body, usage } = await completions.create(input(request, call));
-      return { body, usage };
-    }),
-    StreamChatCompletion: server.serverStream('StreamChatCompletion', async (request, write, call) => {
-      await completions.stream(input(request, call), (chunks, usage) => write({ chunks, usage: usage ?? null }));
-    }),
-    CreateResponse: server.unary('CreateResponse', async (request, call) => {
-      const { body, usage, dropped } = await responses.create(responseInput(request, call));
-      return { body, usage, dropped_tools: dropped };
-    }),
-    StreamResponse: server.serverStream('StreamResponse', async (request, write, call) => {
-      await responses.stream(responseInput(request, call), (events, usage, dropped) =>
-        write({ events, usage: usage ?? null, dropped_tools: dropped ?? [] }),
-      );
-    }),
-    CreateAnthropicMessage: server.unary('CreateAnthropicMessage', async (request, call) => {
-      const { body, usage, dropped } = await messages.create(messageInput(request, call));
-      return { body, usage, dropped_tools: dropped };
-    }),
-    StreamAnthropicMessage: server.serverStream('StreamAnthropicMessage', async (request, write, call) => {
-      await messages.stream(messageInput(request, call), (events, usage, dropped) =>
-        write({ events, usage: usage ?? null, dropped_tools: dropped ?? [] }),
-      );
-    }),
-    CountAnthropicTokens: server.unary('CountAnthropicTokens', async (request) => ({
-      input_tokens: messages.countTokens(request.group, request.body),
-    })),
-    GetUpstreamHealth: server.unary('GetUpstreamHealth', async () => ({ deployments: router.health().map(deploymentHealthMessage) })),
-  };
+  const handlers = chatHandlers(server, { completions, responses, messages, router, served });
   server.addService('gateway.chat.v1.ChatService', protos().gateway.chat.v1.ChatService.service, handlers);
   const unobserveBus = observeBus(bus);
   return {
