@@ -107,6 +107,7 @@ const Server = Type.Object(
     max_stream_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
     /** A clip download or SSE stream that makes no progress towards its caller for this long is cut. */
     stall_timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+    ping_interval_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
     /** Clip downloads one key may have running at once on one edge; past it, 429. */
     downloads_per_key: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   },

@@ -76,6 +76,8 @@ export interface ServerConfig {
   shutdownDelayMs: number;
   maxStreamMs: number;
   stallTimeoutMs: number;
+  /** An Anthropic Messages stream writes a `ping` after this long without another event. */
+  pingIntervalMs: number;
   downloadsPerKey: number;
 }
 

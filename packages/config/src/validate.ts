@@ -179,6 +179,7 @@ function normalize(raw: RawConfig, source: string): GatewayConfig {
       shutdownDelayMs: (server.shutdown_delay_seconds ?? 0) * 1000,
       maxStreamMs: maxStreamSeconds * 1000,
       stallTimeoutMs: (server.stall_timeout_seconds ?? 60) * 1000,
+      pingIntervalMs: server.ping_interval_ms ?? 10_000,
       downloadsPerKey: server.downloads_per_key ?? 8,
     },
   };

@@ -81,6 +81,7 @@ describe('the shipped example configuration', () => {
       shutdownDelayMs: 0,
       maxStreamMs: 600_000,
       stallTimeoutMs: 60_000,
+      pingIntervalMs: 10_000,
       downloadsPerKey: 8,
     });
   });

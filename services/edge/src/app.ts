@@ -183,7 +183,7 @@ export const edgeApp: FastifyPluginAsync<EdgeAppOptions> = async (app, options) 
     await v1.register(chatRoutes, chatCalls);
     await v1.register(responsesRoutes, { ...chatCalls, storeResponses: config.responses.store });
     await v1.register(storedResponsesRoutes, { downstream });
-    await v1.register(messagesRoutes, chatCalls);
+    await v1.register(messagesRoutes, { ...chatCalls, pingIntervalMs: config.server.pingIntervalMs });
     await v1.register(videoRoutes, {
       downstream,
       catalog,
