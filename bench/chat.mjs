@@ -24,7 +24,9 @@
 //   BENCH_SCENARIOS [0,1,2,3,4,5,6]  indices of the scenarios to run (0 plain at 50 connections,
 //                   1 plain at 300 req/s, 2 plain one at a time, 3 streams at 50 connections,
 //                   4 spaced streams; Responses against chat on the gateway: 5 plain at 50
-//                   connections, 6 plain one at a time, 7 streams at 50 connections, on request)
+//                   connections, 6 plain one at a time, 7 streams at 50 connections, on request;
+//                   Anthropic Messages against chat on the gateway, on request: 8 plain at 50
+//                   connections, 9 plain one at a time, 10 streams at 50 connections)
 //   BENCH_RESPONSES [store]  the Responses calls scenarios 5-7 send beside the gateway's chat call:
 //                   `store` (`store` left at its default, true: the response is kept, one more
 //                   accounting write a call), `nostore` (`store: false`); e.g. `store,nostore`
@@ -47,6 +49,11 @@
 // same rounds, with the same chat call, so Responses and chat stand side by side in a table of
 // their own; the upstream answers both as chat completions, so direct stays the baseline (in 6
 // only). Portkey, the yardstick and the naive chain have no Responses → chat bridge: they sit out.
+// Scenarios 8-10 do the same with Anthropic's `POST /v1/messages` (`x-api-key` and
+// `anthropic-version: 2023-06-01`; the chat call's messages, model and `max_tokens`): Portkey's
+// open-source gateway has no Messages → chat bridge either, so again the gateway alone is loaded.
+// Scenarios 8 and 9 would add about 3.5 minutes to a default run (both modes, both Node lines):
+// all three run on request only.
 //
 // A default run takes about 20 minutes on 2 cores with the JavaScript load generator (2 Node
 // lines × 5 scenarios × 3 rounds × 6 targets, and 2 Responses scenarios of 4-5 calls, about 4 of
@@ -152,14 +159,122 @@ const responsesBody = (model, stream, store = true) =>
     ...(stream ? { stream: true } : {}),
     ...(store ? {} : { store: false }),
   });
-/** The Responses calls measured beside chat: [api, label]. */
-const responsesApis = RESPONSES.map((v) => (v === 'store' ? ['responses', 'Responses'] : ['responses-nostore', 'Responses, store: false']));
+/** The same call on Anthropic's Messages API: the same messages, model and `max_tokens`. */
+const messagesBody = (model, stream) => JSON.stringify({ model, max_tokens: 64, messages, ...(stream ? { stream: true } : {}) });
+
+/** An SSE body's `data:` payloads, in order. @param {string} text */
+const sseData = (text) =>
+  text
+    .split('\n')
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => l.slice(6).trim());
+
+/**
+ * The APIs the gateway serves on its chat pipeline, the ways a call is sent and its text read:
+ * path, headers (given the gateway key), and the answer's text from a body (plain or streamed,
+ * a stream checked to end as its grammar ends).
+ * @type {Record<string, { path: string, headers: (key: string) => Record<string, string>, answer: (text: string, stream: boolean) => string }>}
+ */
+const dialects = {
+  // A stream up to `data: [DONE]`, its text the chunks' delta contents.
+  chat: {
+    path: '/v1/chat/completions',
+    headers: (key) => ({ authorization: `Bearer ${key}` }),
+    answer: (text, stream) => {
+      if (!stream) return JSON.parse(text).choices[0].message.content;
+      const events = sseData(text);
+      if (events.at(-1) !== '[DONE]') throw new Error(`stream does not end with [DONE]: ${text.slice(-300)}`);
+      return events
+        .slice(0, -1)
+        .map((e) => JSON.parse(e).choices?.[0]?.delta?.content ?? '')
+        .join('');
+    },
+  },
+  // A stream up to `response.completed`, its text the `response.output_text.delta` events'.
+  responses: {
+    path: '/v1/responses',
+    headers: (key) => ({ authorization: `Bearer ${key}` }),
+    answer: (text, stream) => {
+      if (!stream)
+        return JSON.parse(text)
+          .output.filter((/** @type {any} */ item) => item.type === 'message')
+          .flatMap((/** @type {any} */ item) => item.content.map((/** @type {any} */ part) => part.text ?? ''))
+          .join('');
+      const events = sseData(text).map((e) => JSON.parse(e));
+      if (events.at(-1)?.type !== 'response.completed') throw new Error(`stream does not end with response.completed: ${text.slice(-300)}`);
+      return events
+        .filter((e) => e.type === 'response.output_text.delta')
+        .map((e) => e.delta)
+        .join('');
+    },
+  },
+  // A stream up to `message_stop`, its text the `content_block_delta` events' `text_delta`s.
+  messages: {
+    path: '/v1/messages',
+    headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
+    answer: (text, stream) => {
+      if (!stream) {
+        const message = JSON.parse(text);
+        if (message.type !== 'message') throw new Error(`not a message: ${text.slice(0, 300)}`);
+        return message.content
+          .filter((/** @type {any} */ block) => block.type === 'text')
+          .map((/** @type {any} */ block) => block.text)
+          .join('');
+      }
+      const events = sseData(text).map((e) => JSON.parse(e));
+      if (events.at(-1)?.type !== 'message_stop') throw new Error(`stream does not end with message_stop: ${text.slice(-300)}`);
+      return events
+        .filter((e) => e.type === 'content_block_delta' && e.delta?.type === 'text_delta')
+        .map((e) => e.delta.text)
+        .join('');
+    },
+  },
+};
+
+/**
+ * The calls measured beside the gateway's chat call: their label, dialect and body.
+ * @type {Record<string, { label: string, dialect: string, body: (model: string, stream: boolean) => string }>}
+ */
+const calls = {
+  responses: { label: 'Responses', dialect: 'responses', body: (model, stream) => responsesBody(model, stream, true) },
+  'responses-nostore': {
+    label: 'Responses, store: false',
+    dialect: 'responses',
+    body: (model, stream) => responsesBody(model, stream, false),
+  },
+  messages: { label: 'Messages', dialect: 'messages', body: messagesBody },
+};
+
+/**
+ * The groups of scenarios that measure another API against chat on the gateway: the calls each
+ * loads beside chat, the ids of its three scenarios, and its table's title and note.
+ */
+const against = {
+  responses: {
+    title: 'Responses',
+    calls: RESPONSES.map((v) => (v === 'store' ? 'responses' : 'responses-nostore')),
+    ids: { plain50: 'respPlain50', plainSeq: 'respPlainSeq', stream50: 'respStream50' },
+    note: [
+      '- Responses against chat: `POST /v1/responses` with the chat call’s prompt as `input` (same model, `max_output_tokens` 64), against the same gateway’s chat call in the same rounds; ÷ chat is the Responses row’s figure over its chat row’s (added latency: over chat’s added latency).',
+      '  `store` left at its default (true) keeps each response: one more accounting write a call. Only the gateway is measured: the yardstick, the naive chain and Portkey (its open-source gateway has no Responses → chat bridge) serve chat only.',
+    ],
+  },
+  messages: {
+    title: 'Messages',
+    calls: ['messages'],
+    ids: { plain50: 'msgPlain50', plainSeq: 'msgPlainSeq', stream50: 'msgStream50' },
+    note: [
+      '- Messages against chat: `POST /v1/messages` (`x-api-key`, `anthropic-version: 2023-06-01`) with the chat call’s messages, model and `max_tokens` 64, against the same gateway’s chat call in the same rounds; ÷ chat as above.',
+      '  Only the gateway is measured: the yardstick, the naive chain and Portkey (its open-source gateway has no Messages → chat bridge) serve chat only.',
+    ],
+  },
+};
 const upstreamUrl = (kind) => (kind === 'spaced' ? urls.spaced : urls.fast);
 
 // --- targets ---------------------------------------------------------------------------------
-// Each: {key, label, request(kind, stream, api) → load target, pids (CPU), rssPids ({name: pid}),
-// stop}; the gateway's also `responses: true`, its request taking api `chat` (the default),
-// `responses` or `responses-nostore`.
+// Each: {key, label, request(kind, stream, call) → load target, pids (CPU), rssPids ({name: pid}),
+// stop}; the gateway's also `calls: true`, its request taking call `chat` (the default) or one of
+// `calls` (`responses`, `responses-nostore`, `messages`), the load target then naming its dialect.
 
 function directTarget() {
   return {
@@ -240,57 +355,24 @@ async function gatewayTarget(node, mode, checkout = root) {
   return {
     key: `gateway-${mode}${baseline ? '-baseline' : ''}`,
     label: `${mode === 'one' ? 'gateway, one process' : 'gateway, separate'}${baseline ? ' (baseline)' : ''}`,
-    responses: true,
-    request: (kind, stream, api = 'chat') =>
-      api === 'chat'
-        ? target(gateway.url, '/v1/chat/completions', { authorization: `Bearer ${key}` }, body(model(kind), stream))
-        : {
-            ...target(
-              gateway.url,
-              '/v1/responses',
-              { authorization: `Bearer ${key}` },
-              responsesBody(model(kind), stream, api !== 'responses-nostore'),
-            ),
-            api: 'responses',
-          },
+    calls: true,
+    request: (kind, stream, call = 'chat') => {
+      if (call === 'chat') return target(gateway.url, dialects.chat.path, dialects.chat.headers(key), body(model(kind), stream));
+      const { dialect, body: callBody } = calls[call];
+      return { ...target(gateway.url, dialects[dialect].path, dialects[dialect].headers(key), callBody(model(kind), stream)), dialect };
+    },
     pids: Object.values(pids),
     rssPids: pids,
     stop: () => gateway.stop(),
   };
 }
 
-/**
- * The assistant's text of one call, plain or streamed (SSE up to `data: [DONE]`; a Responses
- * stream up to `response.completed`, its text the `response.output_text.delta` events').
- */
+/** The assistant's text of one call, plain or streamed, read as its dialect (chat by default) reads it. */
 async function answer(t, stream) {
   const response = await fetch(`${t.url}${t.path}`, { method: 'POST', headers: t.headers, body: t.body });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`${response.status} ${text.slice(0, 300)}`);
-  const responses = t.api === 'responses';
-  if (!stream && responses)
-    return JSON.parse(text)
-      .output.filter((item) => item.type === 'message')
-      .flatMap((item) => item.content.map((part) => part.text ?? ''))
-      .join('');
-  if (!stream) return JSON.parse(text).choices[0].message.content;
-  const events = text
-    .split('\n')
-    .filter((l) => l.startsWith('data: '))
-    .map((l) => l.slice(6).trim());
-  if (responses) {
-    const parsed = events.map((e) => JSON.parse(e));
-    if (parsed.at(-1)?.type !== 'response.completed') throw new Error(`stream does not end with response.completed: ${text.slice(-300)}`);
-    return parsed
-      .filter((e) => e.type === 'response.output_text.delta')
-      .map((e) => e.delta)
-      .join('');
-  }
-  if (events.at(-1) !== '[DONE]') throw new Error(`stream does not end with [DONE]: ${text.slice(-300)}`);
-  return events
-    .slice(0, -1)
-    .map((e) => JSON.parse(e).choices?.[0]?.delta?.content ?? '')
-    .join('');
+  return dialects[t.dialect ?? 'chat'].answer(text, stream);
 }
 
 /** Every target must give the upstream's answer, plain and streamed, before anything is measured. */
@@ -299,8 +381,8 @@ async function checkAnswers(targets) {
     for (const stream of [false, true]) {
       const expected = await answer(targets[0].request(kind, stream), stream);
       for (const t of targets) {
-        for (const [api, label] of [['chat', ''], ...(t.responses ? responsesApis : [])]) {
-          const call = `${t.label}, ${kind} ${stream ? 'stream' : 'plain'}${label ? ` ${label}` : ''} call`;
+        for (const api of ['chat', ...(t.calls ? checkedCalls : [])]) {
+          const call = `${t.label}, ${kind} ${stream ? 'stream' : 'plain'}${api === 'chat' ? '' : ` ${calls[api].label}`} call`;
           const got = await answer(t.request(kind, stream, api), stream).catch((e) => {
             throw new Error(`${call}: ${e.message}`);
           });
@@ -321,6 +403,44 @@ const saturate = (t, stream) =>
     : closedLoop(t, { connections: 50, durationMs: SECONDS * 1000, stream });
 const loadgen = useWrk ? 'wrk' : 'JavaScript (undici)';
 
+/**
+ * A group's three scenarios against chat: plain at 50 connections, plain one at a time (with
+ * direct, for the added latency), streams at 50 connections.
+ * @param {keyof typeof against} group
+ */
+function againstScenarios(group) {
+  const { title, ids } = against[group];
+  return [
+    {
+      id: ids.plain50,
+      name: `${title} against chat, plain, 50 connections`,
+      against: group,
+      kind: 'fast',
+      stream: false,
+      saturation: true,
+      run: (t) => saturate(t, false),
+    },
+    {
+      id: ids.plainSeq,
+      name: `${title} against chat, plain, one at a time`,
+      against: group,
+      direct: true,
+      kind: 'fast',
+      stream: false,
+      run: (t) => sequential(t, { count: 150 * SECONDS }),
+    },
+    {
+      id: ids.stream50,
+      name: `${title} against chat, stream, 50 connections`,
+      against: group,
+      kind: 'fast',
+      stream: true,
+      saturation: true,
+      run: (t) => saturate(t, true),
+    },
+  ];
+}
+
 const scenarios = [
   { id: 'plain50', name: 'plain, 50 connections', kind: 'fast', stream: false, saturation: true, run: (t) => saturate(t, false) },
   {
@@ -339,54 +459,31 @@ const scenarios = [
     stream: true,
     run: (t) => sequential(t, { count: 4 * SECONDS, stream: true }),
   },
-  // Responses against chat, the gateway only (see the top of the file); direct where latency is added.
-  {
-    id: 'respPlain50',
-    name: 'Responses against chat, plain, 50 connections',
-    responses: true,
-    kind: 'fast',
-    stream: false,
-    saturation: true,
-    run: (t) => saturate(t, false),
-  },
-  {
-    id: 'respPlainSeq',
-    name: 'Responses against chat, plain, one at a time',
-    responses: true,
-    direct: true,
-    kind: 'fast',
-    stream: false,
-    run: (t) => sequential(t, { count: 150 * SECONDS }),
-  },
-  {
-    id: 'respStream50',
-    name: 'Responses against chat, stream, 50 connections',
-    responses: true,
-    kind: 'fast',
-    stream: true,
-    saturation: true,
-    run: (t) => saturate(t, true),
-  },
+  // Another API against chat, the gateway only (see the top of the file); direct where latency is added.
+  ...againstScenarios('responses'),
+  ...againstScenarios('messages'),
 ];
 const only = (process.env.BENCH_SCENARIOS ?? '0,1,2,3,4,5,6').split(',').map(Number);
 scenarios.splice(0, scenarios.length, ...scenarios.filter((_, i) => only.includes(i)));
+/** The calls besides chat checked before measuring: those of the groups whose scenarios run. */
+const checkedCalls = [...new Set(scenarios.flatMap((s) => (s.against ? against[s.against].calls : [])))];
 
 /**
- * What a scenario loads: every target on chat, or (Responses scenarios) each gateway on chat and
- * on every Responses call measured, with direct when the scenario adds latency to it.
+ * What a scenario loads: every target on chat, or (a group against chat) each gateway on chat
+ * and on every call of the group, with direct when the scenario adds latency to it.
  */
 function loadedIn(scenario, targets) {
-  if (!scenario.responses) return targets;
-  if (!targets.some((t) => t.responses)) return [];
+  if (!scenario.against) return targets;
+  if (!targets.some((t) => t.calls)) return [];
   return targets.flatMap((t) => {
     if (t.key === 'direct') return scenario.direct ? [t] : [];
-    if (!t.responses) return [];
+    if (!t.calls) return [];
     return [
       { ...t, label: `${t.label}, chat`, api: 'chat' },
-      ...responsesApis.map(([api, label]) => ({
+      ...against[scenario.against].calls.map((api) => ({
         ...t,
         key: `${t.key}:${api}`,
-        label: `${t.label}, ${label}`,
+        label: `${t.label}, ${calls[api].label}`,
         api,
         request: (kind, stream) => t.request(kind, stream, api),
       })),
@@ -578,12 +675,14 @@ function table(line, targets, byScenario, rss) {
 }
 
 /**
- * Responses against chat (scenarios 5-7): each gateway's chat call and its Responses calls, each
- * figure with its ratio to the same gateway's chat call in the same run.
+ * A group against chat (Responses, scenarios 5-7; Messages, 8-10): each gateway's chat call and
+ * the group's calls, each figure with its ratio to the same gateway's chat call in the same run.
+ * @param {keyof typeof against} group
  */
-function responsesTable(line, targets, byScenario) {
+function againstTable(line, targets, byScenario, group) {
   const { med, added, addedCell } = figures(byScenario);
-  const entries = loadedIn({ responses: true, direct: true }, targets);
+  const { plain50, plainSeq, stream50 } = against[group].ids;
+  const entries = loadedIn({ against: group, direct: true }, targets);
   const cpu = (id, key) => med(id, key, (r) => r.cpuUsPerRequest);
   const p50 = (r) => r.p50;
   const perProcess = (id, key) => {
@@ -608,31 +707,31 @@ function responsesTable(line, targets, byScenario) {
   const rows = entries.map((e) => {
     const chat = e.key.split(':')[0];
     const direct = e.key === 'direct';
-    const errors = ['respPlain50', 'respPlainSeq', 'respStream50'].reduce(
+    const errors = [plain50, plainSeq, stream50].reduce(
       (s, id) => s + (byScenario[id]?.[e.key] ?? []).reduce((a, r) => a + r.errors, 0),
       0,
     );
     return [
       direct ? 'direct (chat)' : e.label,
-      int(med('respPlain50', e.key, (r) => r.rps)),
+      int(med(plain50, e.key, (r) => r.rps)),
       direct
         ? '–'
         : ratio(
-            med('respPlain50', e.key, (r) => r.rps),
-            med('respPlain50', chat, (r) => r.rps),
+            med(plain50, e.key, (r) => r.rps),
+            med(plain50, chat, (r) => r.rps),
           ),
-      int(cpu('respPlain50', e.key)),
-      direct ? '–' : ratio(cpu('respPlain50', e.key), cpu('respPlain50', chat)),
-      perProcess('respPlain50', e.key),
-      addedCell('respPlainSeq', e.key, p50),
-      direct ? '–' : ratio(added('respPlainSeq', e.key, p50), added('respPlainSeq', chat, p50)),
-      int(med('respStream50', e.key, (r) => r.rps)),
-      int(cpu('respStream50', e.key)),
-      direct ? '–' : ratio(cpu('respStream50', e.key), cpu('respStream50', chat)),
+      int(cpu(plain50, e.key)),
+      direct ? '–' : ratio(cpu(plain50, e.key), cpu(plain50, chat)),
+      perProcess(plain50, e.key),
+      addedCell(plainSeq, e.key, p50),
+      direct ? '–' : ratio(added(plainSeq, e.key, p50), added(plainSeq, chat, p50)),
+      int(med(stream50, e.key, (r) => r.rps)),
+      int(cpu(stream50, e.key)),
+      direct ? '–' : ratio(cpu(stream50, e.key), cpu(stream50, chat)),
       String(errors),
     ];
   });
-  return markdown(`### Responses against chat, Node ${line.version} (${line.label})`, header, rows, ['by process']);
+  return markdown(`### ${against[group].title} against chat, Node ${line.version} (${line.label})`, header, rows, ['by process']);
 }
 
 // --- the run ---------------------------------------------------------------------------------
@@ -640,6 +739,8 @@ log(`load generator at saturation: ${loadgen}`);
 if (portkey) log(`Portkey ${portkey.version}: ${portkey.script}, patched: ${portkey.patches.join('; ')}`);
 const tables = [];
 const raw = [];
+/** The groups against chat whose scenarios run, in their order. */
+const groupsRun = /** @type {(keyof typeof against)[]} */ (Object.keys(against)).filter((g) => scenarios.some((s) => s.against === g));
 for (const line of nodeLines) {
   log(`\n== Node ${line.version} (${line.label}): ${line.execPath} ==`);
   const node = line.execPath;
@@ -665,8 +766,8 @@ for (const line of nodeLines) {
   );
   for (const t of targets) await t.stop();
   untrack(tracked().filter((c) => c !== upstream.child));
-  if (scenarios.some((s) => !s.responses)) tables.push(table(line, targets, byScenario, rss));
-  if (scenarios.some((s) => s.responses) && targets.some((t) => t.responses)) tables.push(responsesTable(line, targets, byScenario));
+  if (scenarios.some((s) => !s.against)) tables.push(table(line, targets, byScenario, rss));
+  for (const group of groupsRun) if (targets.some((t) => t.calls)) tables.push(againstTable(line, targets, byScenario, group));
   raw.push({ node: line.version, label: line.label, rss, scenarios: byScenario });
 }
 if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, `${JSON.stringify(raw, null, 1)}\n`);
@@ -677,18 +778,13 @@ process.stdout.write(
     `Medians of ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of ${SECONDS} s per scenario, targets alternating within each round; load generator at saturation: ${loadgen}; ${cpus().length} cores; run took ${minutes.toFixed(1)} min.`,
     '',
     ...tables.flatMap((t) => [t, '']),
-    ...(scenarios.some((s) => !s.responses) ? ['- ÷ Portkey and ÷ yardstick: the row’s throughput over theirs (medians).'] : []),
+    ...(scenarios.some((s) => !s.against) ? ['- ÷ Portkey and ÷ yardstick: the row’s throughput over theirs (medians).'] : []),
     '- CPU: user + system time of the row’s processes (the gateway’s summed; its nats-server not counted) per call at 50 connections.',
     '- Added: the median over rounds of the row’s figure minus direct’s in the same round; the direct row gives its own in brackets.',
-    ...(scenarios.some((s) => !s.responses)
+    ...(scenarios.some((s) => !s.against)
       ? ['- Peak RSS: each process’s VmHWM over the whole run on that Node line (direct: the shared upstream, not counted).']
       : []),
-    ...(scenarios.some((s) => s.responses)
-      ? [
-          '- Responses against chat: `POST /v1/responses` with the chat call’s prompt as `input` (same model, `max_output_tokens` 64), against the same gateway’s chat call in the same rounds; ÷ chat is the Responses row’s figure over its chat row’s (added latency: over chat’s added latency).',
-          '  `store` left at its default (true) keeps each response: one more accounting write a call. Only the gateway is measured: the yardstick, the naive chain and Portkey (its open-source gateway has no Responses → chat bridge) serve chat only.',
-        ]
-      : []),
+    ...groupsRun.flatMap((g) => against[g].note),
     ...(portkey
       ? [
           `- Portkey: @portkey-ai/gateway ${portkey.version} from the npm registry, patched at run time: ${portkey.patches.join('; ')}.`,
