@@ -8,7 +8,7 @@ import type { ChatUsage } from '../src/domain/usage.js';
 import { messageFromCompletion, toolInput } from '../src/messages/output.js';
 import type { MessageShell } from '../src/messages/shell.js';
 import { signThinking, verifyThinking } from '../src/messages/signature.js';
-import { errorEvent, MessageEvents } from '../src/messages/stream-events.js';
+import { MessageEvents } from '../src/messages/stream-events.js';
 
 // Chat chunks as Anthropic's events: message_start, blocks started, filled and stopped one at a
 // time in content order, message_delta and message_stop; deltas that add up to the final
@@ -257,17 +257,13 @@ describe('MessageEvents', () => {
     expect(result.events.map((event) => event.type)).toEqual(['message_start', 'message_delta', 'message_stop']);
   });
 
-  it('carries an input estimate at the start, writes nothing after finish, and makes ping and error frames', () => {
+  it('carries an input estimate at the start, and writes nothing after finish', () => {
     const events = new MessageEvents(shell());
     const start = JSON.parse(events.start(123)[0]?.toString().split('data: ')[1] as string) as JsonObject;
     expect((start.message as JsonObject).usage).toMatchObject({ input_tokens: 123, output_tokens: 0 });
     expect(events.finish(usage)).toHaveLength(2);
     expect(events.finish(usage)).toEqual([]);
     expect(events.chunk(delta({ content: 'late' }))).toEqual([]);
-    expect(events.ping().toString()).toBe('event: ping\ndata: {"type": "ping"}\n\n');
-    expect(errorEvent('overloaded_error', 'Overloaded').toString()).toBe(
-      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
-    );
   });
 });
 
@@ -284,7 +280,7 @@ describe('MessageEvents through the Anthropic SDK', () => {
         // A ping between frames, as a long wait would send, and each frame its own write.
         for (const [i, frame] of frames.entries()) {
           res.write(frame);
-          if (i === 1) res.write(new MessageEvents(shell()).ping());
+          if (i === 1) res.write('event: ping\ndata: {"type":"ping"}\n\n');
         }
         res.end();
       });
@@ -349,7 +345,9 @@ describe('MessageEvents through the Anthropic SDK', () => {
   });
 
   it('raises an error event as the SDK error', async () => {
-    frames = [...new MessageEvents(shell()).start(), errorEvent('overloaded_error', 'Overloaded')];
+    // The frame the edge writes after the stream began (services/edge/src/routes/messages.ts).
+    const error = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+    frames = [...new MessageEvents(shell()).start(), Buffer.from(error)];
     const stream = client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
     await expect(stream.finalMessage()).rejects.toThrow(/Overloaded/);
   });

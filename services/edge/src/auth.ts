@@ -19,11 +19,16 @@ const MAX_CACHED_KEYS = 50_000;
 
 /** The secret from `Authorization: Bearer sk-…`, or a 401 that says what is wrong. */
 export function bearerSecret(header: string | undefined): string {
-  if (!header) throw new GatewayError('invalid_api_key', { message: 'Missing API key. Send it as "Authorization: Bearer sk-...".' });
+  if (!header)
+    throw new GatewayError('invalid_api_key', {
+      message: 'Missing API key. Send it as "Authorization: Bearer sk-..." (or "x-api-key: sk-...").',
+    });
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   const secret = match?.[1];
   if (!secret || !looksLikeSecret(secret)) {
-    throw new GatewayError('invalid_api_key', { message: 'Malformed API key. Send it as "Authorization: Bearer sk-...".' });
+    throw new GatewayError('invalid_api_key', {
+      message: 'Malformed API key. Send it as "Authorization: Bearer sk-..." (or "x-api-key: sk-...").',
+    });
   }
   return secret;
 }
@@ -89,10 +94,6 @@ export class KeyAuthenticator {
 }
 
 /**
- * Node keeps the first of several Authorization headers and drops the rest; a request carrying
- * more than one is ambiguous about who is calling, so it is refused rather than guessed.
- */
-/**
  * The Authorization a request authenticates with: its own, or Anthropic's `x-api-key` as a
  * bearer (Anthropic's SDKs and Claude Code send the key there). Both, naming different keys,
  * are refused: which one the caller meant cannot be told.
@@ -109,6 +110,10 @@ export function presentedAuthorization(headers: { authorization?: string; 'x-api
   return `Bearer ${apiKey.trim()}`;
 }
 
+/**
+ * Node keeps the first of several Authorization headers and drops the rest; a request carrying
+ * more than one is ambiguous about who is calling, so it is refused rather than guessed.
+ */
 export function refuseSeveralAuthorizations(rawHeaders: readonly string[]): void {
   let seen = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {

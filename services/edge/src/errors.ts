@@ -3,8 +3,9 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { RouteMethods } from './route-methods.js';
 
-// Every error leaves the edge as an OpenAI-shaped body with a stable code. Fastify's own
-// errors (bad JSON, too large, wrong content type, schema validation) are translated here.
+// Every error leaves the edge with a stable code, in its route's dialect: OpenAI's shape, or
+// Anthropic's on the Messages API's routes. Fastify's own errors (bad JSON, too large, wrong
+// content type, schema validation) are translated here.
 
 function fromFastify(error: FastifyError): GatewayError {
   if (error.validation && error.validation.length > 0) {
@@ -43,13 +44,16 @@ function causeText(error: Error): string {
   return inner instanceof Error ? inner.message : String(inner);
 }
 
+const MESSAGES_PATH = /^\/v1\/messages(?:[/?]|$)/;
+const MODELS_PATH = /^\/v1\/models(?:[/?]|$)/;
+
 /**
  * Whether a request speaks Anthropic's dialect: the Messages API's routes, and the model list
  * asked with `anthropic-version` (what Anthropic's SDKs send on every call).
  */
 export function speaksAnthropic(request: FastifyRequest): boolean {
   const { url } = request;
-  return url.startsWith('/v1/messages') || (url.startsWith('/v1/models') && request.headers['anthropic-version'] !== undefined);
+  return MESSAGES_PATH.test(url) || (MODELS_PATH.test(url) && request.headers['anthropic-version'] !== undefined);
 }
 
 export function sendError(reply: FastifyReply, error: GatewayError): FastifyReply {

@@ -16,14 +16,14 @@ const SKIPPED =
 const MEDIA_TYPES: ReadonlySet<unknown> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
 /** `system` as text: a string, or text blocks joined on lines of their own. */
-export function systemText(system: unknown): string | undefined {
+export function systemText(system: unknown, path = 'system'): string | undefined {
   if (system === undefined || system === null) return undefined;
   if (typeof system === 'string') return system;
-  if (!Array.isArray(system)) throw invalid('system', 'must be a string or an array of text blocks.');
+  if (!Array.isArray(system)) throw invalid(path, 'must be a string or an array of text blocks.');
   return system
     .map((block, i) => {
       if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string')
-        throw invalid(`system[${i}]`, 'must be a text block.');
+        throw invalid(`${path}[${i}]`, 'must be a text block.');
       return block.text;
     })
     .join('\n');
@@ -105,7 +105,9 @@ class TurnBuilder {
       else if (block.type === 'tool_use') calls.push(toolCall(block, where));
       // A thinking block is read back only when the gateway signed it; any other is dropped, never refused.
       else if (block.type === 'thinking') {
-        if (typeof block.thinking === 'string' && this.verify(block.thinking, block.signature)) reasoning = block.thinking;
+        if (typeof block.thinking === 'string' && this.verify(block.thinking, block.signature)) {
+          reasoning = reasoning === undefined ? block.thinking : `${reasoning}\n${block.thinking}`;
+        }
       } else this.#other(block, where);
     }
     const message: ChatMessage = { role: 'assistant', content: texts.length > 0 ? texts.join('\n') : null };
@@ -155,7 +157,8 @@ export function chatMessages(system: string | undefined, messages: unknown, grou
     if (message.role === 'user') builder.user(message.content, `${path}.content`);
     else if (message.role === 'assistant') builder.assistant(message.content, `${path}.content`);
     // Claude Code sends its instructions this way for a model name that is not a Claude one.
-    else if (message.role === 'system') builder.messages.push({ role: 'system', content: systemText(message.content) ?? '' });
+    else if (message.role === 'system')
+      builder.messages.push({ role: 'system', content: systemText(message.content, `${path}.content`) ?? '' });
     else throw invalid(`${path}.role`, 'must be user or assistant.');
   });
   return builder.messages;

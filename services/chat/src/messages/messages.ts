@@ -95,6 +95,8 @@ export class AnthropicMessages {
   countTokens(groupId: string, body: Buffer): number {
     const group = this.completions.groupOf(groupId);
     const translated = translateMessages(parse(body), group, this.#verify, true);
+    // Refused as /v1/messages would refuse it: a count is for a call that can be made.
+    validateChatRequest(translated.chatBody, group);
     return estimatePromptTokens(translated.chatBody);
   }
 

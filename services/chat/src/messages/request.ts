@@ -10,7 +10,7 @@ import { chatToolChoice, chatTools } from './tools.js';
 // service_tier, container, mcp_servers, cache_control on blocks, …) is dropped as chat drops
 // unknown parameters (docs/messages.md).
 
-/** The translated call: the chat body, the tool types dropped, and the caller's stop sequences. */
+/** The translated call: the chat body, the tool types dropped, and whether it streams. */
 export interface TranslatedMessages {
   chatBody: JsonObject;
   dropped: string[];
@@ -90,6 +90,13 @@ function user(metadata: unknown): string | undefined {
   return id.length <= CHAT_LIMITS.user ? id : undefined;
 }
 
+/** A choice of one tool names one the upstream gets: a dropped server tool leaves the model to choose. */
+function namesClientTool(choice: unknown, tools: readonly JsonObject[]): boolean {
+  if (!isObject(choice) || !isObject(choice.function)) return true;
+  const name = choice.function.name;
+  return tools.some((tool) => isObject(tool.function) && tool.function.name === name);
+}
+
 /** Reads the request's shape before anything is translated. */
 export function readMessagesBody(body: unknown): JsonObject {
   if (!isObject(body)) throw new GatewayError('invalid_request', { message: 'The request body must be a JSON object.' });
@@ -112,7 +119,7 @@ export function translateMessages(body: JsonObject, group: ChatGroupConfig, veri
   const { choice, parallel } = chatToolChoice(body.tool_choice);
   if (tools.length > 0) {
     chatBody.tools = tools;
-    if (choice !== undefined) chatBody.tool_choice = choice;
+    if (choice !== undefined) chatBody.tool_choice = namesClientTool(choice, tools) ? choice : 'auto';
     if (parallel === false) chatBody.parallel_tool_calls = false;
   }
   if (!counting) chatBody.max_completion_tokens = outputLimit(body, group);

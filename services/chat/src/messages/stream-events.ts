@@ -33,13 +33,7 @@ function frame(type: string, data: JsonObject): Buffer {
   return Buffer.from(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
 }
 
-/** An error after the stream began (its HTTP status already sent): Anthropic's `error` event. */
-export function errorEvent(type: string, message: string): Buffer {
-  return frame('error', { error: { type, message } });
-}
-
 const NO_USAGE: ChatUsage = { prompt_tokens: 0, cached_tokens: 0, completion_tokens: 0, reasoning_tokens: 0 };
-const PING = Buffer.from('event: ping\ndata: {"type": "ping"}\n\n');
 
 export class MessageEvents {
   /** Every block so far, each in its latest state: the message's `content`. */
@@ -68,11 +62,6 @@ export class MessageEvents {
   start(inputTokens = 0): Buffer[] {
     const usage = { input_tokens: inputTokens, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
     return [frame('message_start', { message: messageBase(this.shell, usage) })];
-  }
-
-  /** A keep-alive frame for a long wait between chunks. */
-  ping(): Buffer {
-    return PING;
   }
 
   /** The events one chat chunk makes (possibly none). */

@@ -43,7 +43,8 @@ export const modelsRoutes: FastifyPluginAsync<ModelsRoutesOptions> = async (app,
       .sort((a, b) => a.id.localeCompare(b.id));
     if (anthropic(request)) {
       // One page: a key's groups are few. Cursors are accepted and answer the same page.
-      const data = groups.map((group) => anthropicModel(group));
+      // Only what /v1/messages can call: Claude Code offers every model listed.
+      const data = groups.filter((group) => groupMode(group) === 'chat').map((group) => anthropicModel(group));
       return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
     }
     return { object: 'list', data: groups.map((group) => modelObject(group)) };

@@ -16,7 +16,7 @@ export interface DemoAnswer {
   /** Empty for a text answer. */
   calls: ToolCall[];
   reasoning: string | undefined;
-  finish: 'stop' | 'tool_calls';
+  finish: 'stop' | 'length' | 'tool_calls';
   usage: JsonObject;
 }
 
@@ -52,5 +52,7 @@ export function answer(body: JsonObject): DemoAnswer {
   const limit = maxTokensOf(body);
   const text = results ?? reply(reading);
   const content = limit === undefined ? text : cut(text, limit);
-  return { content, calls, reasoning, finish: 'stop', usage: usage(reading, [content], reasoning) };
+  // Cut at max_tokens, as a model stops: `length`, so every dialect says why it ended.
+  const finish = content === text ? 'stop' : 'length';
+  return { content, calls, reasoning, finish, usage: usage(reading, [content], reasoning) };
 }
