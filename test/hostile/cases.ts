@@ -1,6 +1,7 @@
 // The hostile-input table: requests a caller at fault might send, over every route and method
-// (admin routes included). Each case expects a 4xx in the OpenAI error shape; the suite also
-// checks no secret is echoed and the process stays up. Generated from a few lists, so a new
+// (admin routes included). Each case expects a 4xx in the OpenAI error shape (Anthropic's on the
+// Messages routes, and on the model list asked with `anthropic-version`); the suite also checks
+// no secret is echoed and the process stays up. Generated from a few lists, so a new
 // route or field is one line here.
 
 export interface HostileCase {
@@ -15,9 +16,19 @@ export interface HostileCase {
   expected?: { status: number; code: string; allow?: string };
 }
 
+/** Whether the gateway answers this case in Anthropic's dialect: the Messages routes, and the model list asked with `anthropic-version`. */
+export function speaksAnthropic(c: Pick<HostileCase, 'path' | 'headers'>): boolean {
+  const path = c.path.split('?')[0] ?? '';
+  const messages = path === '/v1/messages' || path.startsWith('/v1/messages/');
+  const models = path === '/v1/models' || path.startsWith('/v1/models/');
+  return messages || (models && c.headers?.['anthropic-version'] !== undefined);
+}
+
 export const KEY_ROUTES: readonly [string, string][] = [
   ['POST', '/v1/chat/completions'],
   ['POST', '/v1/responses'],
+  ['POST', '/v1/messages'],
+  ['POST', '/v1/messages/count_tokens'],
   ['GET', '/v1/responses/resp_0123456789abcdef'],
   ['DELETE', '/v1/responses/resp_0123456789abcdef'],
   ['GET', '/v1/responses/resp_0123456789abcdef/input_items'],
@@ -62,6 +73,8 @@ export const PUBLIC_ROUTES: readonly [string, string][] = [
 const BODY_ROUTES: readonly [string, string, 'key' | 'admin'][] = [
   ['POST', '/v1/chat/completions', 'key'],
   ['POST', '/v1/responses', 'key'],
+  ['POST', '/v1/messages', 'key'],
+  ['POST', '/v1/messages/count_tokens', 'key'],
   ['POST', '/v1/videos', 'key'],
   ['POST', '/admin/v1/keys', 'admin'],
   ['PATCH', '/admin/v1/keys/key_0000000000000000', 'admin'],
@@ -203,6 +216,148 @@ const RESPONSES_FIELDS: Record<string, readonly unknown[]> = {
   top_logprobs: [-1, 21, 1.5, '3'],
   max_tool_calls: [0, -1, 'x'],
 };
+
+const MESSAGES_BASE = { model: 'demo-chat', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
+
+const user = (...content: unknown[]) => [{ role: 'user', content }];
+const assistant = (...content: unknown[]) => [
+  { role: 'user', content: 'hi' },
+  { role: 'assistant', content },
+];
+
+/**
+ * Each Messages field with wrong values: refused (Anthropic's error shape) before anything is
+ * held or sent. `max_tokens` above a group's limit is capped, not refused, and server tools are
+ * dropped, so neither is here.
+ */
+export const MESSAGES_FIELDS: Record<string, readonly unknown[]> = {
+  model: [5, true, null, [], {}, '', 'no-such-model', 'demo-video'],
+  max_tokens: ['10', 0, -5, 1.5, true, null, [], {}],
+  messages: [
+    'x',
+    5,
+    true,
+    null,
+    {},
+    [],
+    [5],
+    [null],
+    [[]],
+    [{ role: 'wizard', content: 'x' }],
+    [{ role: 'tool', content: 'x' }],
+    [{ role: 5, content: 'x' }],
+    [{ content: 'x' }],
+    [{ role: 'user' }],
+    [{ role: 'user', content: 5 }],
+    [{ role: 'user', content: null }],
+    [{ role: 'user', content: {} }],
+    [{ role: 'user', content: { type: 'text', text: 'x' } }],
+    user(5),
+    user(null),
+    user('x'),
+    user({}),
+    user({ type: 5 }),
+    user({ type: 'text' }),
+    user({ type: 'text', text: 5 }),
+    user({ type: 'text', text: null }),
+    user({ type: 'no_such_block' }),
+    user({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' } }),
+    user({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' } }),
+    user({ type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } }),
+    user({ type: 'search_result', source: 'x', title: 't', content: [] }),
+    user({ type: 'image' }),
+    user({ type: 'image', source: 'x' }),
+    user({ type: 'image', source: {} }),
+    user({ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: 'Qk0=' } }),
+    user({ type: 'image', source: { type: 'base64', media_type: 'image/png' } }),
+    user({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 5 } }),
+    user({ type: 'image', source: { type: 'url', url: 'ftp://example.com/a.png' } }),
+    user({ type: 'image', source: { type: 'url', url: 'javascript:alert(1)' } }),
+    user({ type: 'image', source: { type: 'url' } }),
+    user({ type: 'image', source: { type: 'file', file_id: 'file_1' } }),
+    user({ type: 'tool_result' }),
+    user({ type: 'tool_result', content: 'x' }),
+    user({ type: 'tool_result', tool_use_id: '', content: 'x' }),
+    user({ type: 'tool_result', tool_use_id: 5, content: 'x' }),
+    user({ type: 'tool_result', tool_use_id: 'toolu_1', content: 5 }),
+    user({ type: 'tool_result', tool_use_id: 'toolu_1', content: {} }),
+    user({ type: 'tool_result', tool_use_id: 'toolu_1', content: true }),
+    user({ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }),
+    assistant(5),
+    assistant({}),
+    assistant({ type: 'tool_use', name: 'f', input: {} }),
+    assistant({ type: 'tool_use', id: '', name: 'f', input: {} }),
+    assistant({ type: 'tool_use', id: 5, name: 'f', input: {} }),
+    assistant({ type: 'tool_use', id: 'toolu_1', input: {} }),
+    assistant({ type: 'tool_use', id: 'toolu_1', name: '', input: {} }),
+    assistant({ type: 'tool_use', id: 'toolu_1', name: 'f', input: 'x' }),
+    assistant({ type: 'tool_use', id: 'toolu_1', name: 'f', input: [] }),
+    assistant({ type: 'tool_use', id: 'toolu_1', name: 'f', input: 5 }),
+    assistant({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }),
+    assistant({ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }),
+    assistant({ type: 'text' }),
+    assistant({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' } }),
+    [{ role: 'system', content: 5 }, ...user('hi')],
+    [{ role: 'system', content: [{ type: 'image' }] }, ...user('hi')],
+    [{ role: 'system', content: {} }, ...user('hi')],
+  ],
+  system: [5, true, {}, [5], [null], [{ type: 'image' }], [{ type: 'text' }], [{ type: 'text', text: 5 }], ['x']],
+  tools: [
+    'x',
+    5,
+    true,
+    {},
+    [5],
+    [null],
+    [[]],
+    [{}],
+    [{ name: '', input_schema: { type: 'object' } }],
+    [{ name: 5, input_schema: { type: 'object' } }],
+    [{ name: 'f' }],
+    [{ name: 'f', input_schema: 5 }],
+    [{ name: 'f', input_schema: 'x' }],
+    [{ name: 'f', input_schema: [] }],
+    [{ type: 'custom', name: 'f' }],
+    [{ type: 5, name: 'f' }],
+    [{ type: {}, name: 'f' }],
+  ],
+  tool_choice: [
+    5,
+    'auto',
+    true,
+    [],
+    {},
+    { type: 'sometimes' },
+    { type: 5 },
+    { type: 'tool' },
+    { type: 'tool', name: '' },
+    { type: 'tool', name: 5 },
+  ],
+  thinking: [
+    'x',
+    5,
+    true,
+    [],
+    { type: 'sometimes' },
+    { type: 5 },
+    { type: 'enabled' },
+    { type: 'enabled', budget_tokens: 0 },
+    { type: 'enabled', budget_tokens: -1 },
+    { type: 'enabled', budget_tokens: 1.5 },
+    { type: 'enabled', budget_tokens: '1024' },
+    { type: 'enabled', budget_tokens: null },
+  ],
+  output_config: ['x', 5, true, [], { effort: 'extreme' }, { effort: 5 }, { effort: '' }, { effort: {} }],
+  temperature: [1.01, 1.5, 2, -0.1, '0.5', true, [], {}],
+  top_p: [1.01, -1, '0.5', true, [], {}],
+  top_k: [-1, 1.5, '5', true, [], {}],
+  stop_sequences: ['END', 5, true, {}, [5], [null], [[]], [{}], ['a', 'b', 'c', 'd', 'e']],
+  metadata: ['x', 5, true, [], { user_id: 5 }, { user_id: {} }, { user_id: [] }],
+  stream: ['true', 1, [], {}, 'yes', 0],
+};
+
+/** Fields count_tokens does not read: the answer's own (`max_tokens`). */
+const COUNT_TOKENS_SKIPS: ReadonlySet<string> = new Set(['max_tokens']);
 
 const VIDEO_BASE = { model: 'demo-video', prompt: 'A paper boat', seconds: 4 };
 const VIDEO_FIELDS: Record<string, readonly unknown[]> = {
@@ -527,6 +682,105 @@ export function hostileCases(): HostileCase[] {
         body: json({ ...RESPONSES_BASE, [field]: value }),
       });
   }
+  for (const [field, values] of Object.entries(MESSAGES_FIELDS)) {
+    for (const value of values) {
+      const body = json({ ...MESSAGES_BASE, [field]: value });
+      add({
+        name: `messages ${field}=${json(value)?.slice(0, 40)}`,
+        method: 'POST',
+        path: '/v1/messages',
+        auth: 'key',
+        headers: JSON_TYPE,
+        body,
+      });
+      add({
+        name: `messages streamed ${field}=${json(value)?.slice(0, 40)}`,
+        method: 'POST',
+        path: '/v1/messages',
+        auth: 'key',
+        headers: JSON_TYPE,
+        body: json({ ...MESSAGES_BASE, stream: true, [field]: value }),
+      });
+      if (!COUNT_TOKENS_SKIPS.has(field))
+        add({
+          name: `count_tokens ${field}=${json(value)?.slice(0, 40)}`,
+          method: 'POST',
+          path: '/v1/messages/count_tokens',
+          auth: 'key',
+          headers: JSON_TYPE,
+          body,
+        });
+    }
+  }
+  for (const field of ['max_tokens', 'temperature', 'top_p', 'top_k']) {
+    add({
+      name: `messages ${field}=1e309`,
+      method: 'POST',
+      path: '/v1/messages',
+      auth: 'key',
+      headers: JSON_TYPE,
+      // JSON.parse reads 1e309 as Infinity: the field alone, once.
+      body: `{"model":"demo-chat",${field === 'max_tokens' ? '' : '"max_tokens":10,'}"messages":[{"role":"user","content":"hi"}],"${field}":1e309}`,
+    });
+  }
+  // Without the field it cannot do without.
+  for (const drop of ['model', 'max_tokens', 'messages']) {
+    const { [drop as keyof typeof MESSAGES_BASE]: _, ...rest } = MESSAGES_BASE;
+    add({ name: `messages without ${drop}`, method: 'POST', path: '/v1/messages', auth: 'key', headers: JSON_TYPE, body: json(rest) });
+  }
+  // The key from x-api-key: wrong, empty, or naming another key than the bearer; Anthropic's 401 in each case.
+  for (const [method, path] of KEY_ROUTES.filter(([, p]) => p.startsWith('/v1/messages'))) {
+    const body = json(MESSAGES_BASE);
+    const unauthorized = { status: 401, code: 'invalid_api_key' };
+    for (const [name, auth, headers] of [
+      ['x-api-key wrong', 'none', { 'x-api-key': 'sk-wrong-0000000000000000000000' }],
+      ['x-api-key empty', 'none', { 'x-api-key': '' }],
+      ['x-api-key and a bearer naming another key', 'key', { 'x-api-key': 'sk-another-000000000000000000000' }],
+      ['x-api-key and a malformed bearer', 'malformed', { 'x-api-key': 'sk-another-000000000000000000000' }],
+    ] as const) {
+      add({
+        name,
+        method,
+        path,
+        auth,
+        headers: { ...JSON_TYPE, 'anthropic-version': '2023-06-01', ...headers },
+        body,
+        expected: unauthorized,
+      });
+    }
+  }
+  // The model list in Anthropic's dialect: its error shape for the same refusals.
+  for (const path of ['/v1/models', '/v1/models/demo-chat']) {
+    for (const auth of ['none', 'malformed', 'wrong-key'] as const)
+      add({
+        name: `anthropic-version auth ${auth}`,
+        method: 'GET',
+        path,
+        auth,
+        headers: { 'anthropic-version': '2023-06-01' },
+        expected: { status: 401, code: 'invalid_api_key' },
+      });
+  }
+  for (const id of ['no-such-model', 'demo-chat%2Fx', 'a'.repeat(101)])
+    add({
+      name: `anthropic-version model ${id.slice(0, 20)}`,
+      method: 'GET',
+      path: `/v1/models/${id}`,
+      auth: 'key',
+      headers: { 'anthropic-version': '2023-06-01' },
+      expected: { status: 404, code: 'not_found' },
+    });
+  for (const path of ['/v1/messages/x', '/v1/messages/count_tokens/x', '/v1/messages/batches'])
+    add({
+      name: 'unknown messages path',
+      method: 'POST',
+      path,
+      auth: 'key',
+      headers: JSON_TYPE,
+      body: json(MESSAGES_BASE),
+      expected: { status: 404, code: 'not_found' },
+    });
+
   for (const query of ['limit=0', 'limit=101', 'limit=abc', 'order=sideways']) {
     add({ name: `input_items ${query}`, method: 'GET', path: `/v1/responses/resp_0123456789abcdef/input_items?${query}`, auth: 'key' });
   }

@@ -2,11 +2,12 @@ import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestGateway, stopTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { hostileCases, RAW_REQUESTS, type HostileCase } from './cases.js';
+import { hostileCases, MESSAGES_FIELDS, RAW_REQUESTS, speaksAnthropic, type HostileCase } from './cases.js';
 
 // The hostile-input suite: every case in cases.ts against a one-process gateway on the shipped
 // configuration (the demo groups answer without a vendor). For each: a 4xx, the OpenAI error
-// shape, no secret echoed; the process answers its probe throughout; nothing wrong-typed is
+// shape (Anthropic's `{type: 'error', error: {type, message}}` on the Messages routes and the
+// model list asked with `anthropic-version`), no secret echoed; the process answers its probe throughout; nothing wrong-typed is
 // accepted or billed.
 
 let gateway: TestGateway;
@@ -62,18 +63,41 @@ async function send(c: HostileCase): Promise<Answer> {
 }
 
 /**
- * What every hostile answer must be: a 4xx with the OpenAI error shape and nothing secret in it;
- * and the exact status, code and Allow where the case names them.
+ * The Anthropic error type and status for a gateway error code, as Anthropic's API answers them
+ * (https://docs.anthropic.com/en/api/errors); where the status is not named, the OpenAI route's.
  */
-function judge(answer: Answer, expected?: HostileCase['expected']): string | undefined {
-  if (answer.status < 400 || answer.status > 499) return `status ${answer.status}`;
-  let body: { error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown } };
-  try {
-    body = JSON.parse(answer.text) as typeof body;
-  } catch {
-    return `not JSON: ${answer.text.slice(0, 80)}`;
-  }
+const ANTHROPIC_TYPE: Record<string, { type: string; status?: number }> = {
+  invalid_api_key: { type: 'authentication_error', status: 401 },
+  not_found: { type: 'not_found_error', status: 404 },
+  model_not_found: { type: 'not_found_error', status: 404 },
+  model_not_allowed: { type: 'permission_error', status: 403 },
+  budget_exceeded: { type: 'billing_error', status: 402 },
+  rate_limit_exceeded: { type: 'rate_limit_error', status: 429 },
+  invalid_request: { type: 'invalid_request_error', status: 400 },
+  invalid_json: { type: 'invalid_request_error', status: 400 },
+  method_not_allowed: { type: 'invalid_request_error' },
+  request_too_large: { type: 'request_too_large', status: 413 },
+};
+
+type ErrorBody = { type?: unknown; error?: { message?: unknown; type?: unknown; code?: unknown; param?: unknown } };
+
+/** The shape's problem, or the error's code (OpenAI) or type (Anthropic). */
+function shaped(body: ErrorBody, anthropic: boolean, text: string): { problem?: string; code?: string } {
   const error = body.error;
+  if (anthropic) {
+    const keys = Object.keys(body).sort().join(',');
+    const inner = error ? Object.keys(error).sort().join(',') : '';
+    if (
+      body.type !== 'error' ||
+      !error ||
+      typeof error.type !== 'string' ||
+      typeof error.message !== 'string' ||
+      keys !== 'error,type' ||
+      inner !== 'message,type'
+    )
+      return { problem: `not Anthropic-shaped: ${text.slice(0, 120)}` };
+    return { code: error.type };
+  }
   if (
     !error ||
     typeof error.message !== 'string' ||
@@ -81,12 +105,35 @@ function judge(answer: Answer, expected?: HostileCase['expected']): string | und
     typeof error.code !== 'string' ||
     !('param' in error)
   ) {
-    return `not OpenAI-shaped: ${answer.text.slice(0, 120)}`;
+    return { problem: `not OpenAI-shaped: ${text.slice(0, 120)}` };
   }
+  return { code: error.code };
+}
+
+/**
+ * What every hostile answer must be: a 4xx in its dialect's error shape (OpenAI's, or
+ * Anthropic's on its routes) with nothing secret in it; and the exact status, code (Anthropic's
+ * error type on its routes) and Allow where the case names them.
+ */
+function judge(answer: Answer, c: Pick<HostileCase, 'path' | 'headers' | 'expected'>): string | undefined {
+  if (answer.status < 400 || answer.status > 499) return `status ${answer.status}`;
+  let body: ErrorBody;
+  try {
+    body = JSON.parse(answer.text) as ErrorBody;
+  } catch {
+    return `not JSON: ${answer.text.slice(0, 80)}`;
+  }
+  const anthropic = speaksAnthropic(c);
+  const { problem, code } = shaped(body, anthropic, answer.text);
+  if (problem) return problem;
   for (const secret of [key, ADMIN_TOKEN]) if (answer.text.includes(secret)) return 'a secret is echoed';
+  const { expected } = c;
   if (expected) {
-    const got = `${answer.status} ${String(error.code)} Allow: ${answer.allow ?? '(none)'}`;
-    const want = `${expected.status} ${expected.code} Allow: ${expected.allow ?? '(none)'}`;
+    const translated = anthropic ? ANTHROPIC_TYPE[expected.code] : undefined;
+    if (anthropic && !translated) return `no Anthropic type known for ${expected.code}`;
+    const status = translated?.status ?? expected.status;
+    const got = `${answer.status} ${String(code)} Allow: ${answer.allow ?? '(none)'}`;
+    const want = `${status} ${translated?.type ?? expected.code} Allow: ${expected.allow ?? '(none)'}`;
     if (got !== want) return `expected ${want}, got ${got}`;
   }
   return undefined;
@@ -103,12 +150,56 @@ describe('hostile input', () => {
     expect(routes.size).toBeGreaterThan(40);
   });
 
-  it('answers every case with a 4xx in the OpenAI shape, echoes no secret, bills nothing and stays up', { timeout: 120_000 }, async () => {
+  it('covers every Messages field on both Messages routes, streamed and not', () => {
+    for (const field of Object.keys(MESSAGES_FIELDS)) {
+      expect(
+        cases.some((c) => c.path === '/v1/messages' && c.name.startsWith(`messages ${field}=`)),
+        field,
+      ).toBe(true);
+      expect(
+        cases.some((c) => c.path === '/v1/messages' && c.name.startsWith(`messages streamed ${field}=`)),
+        field,
+      ).toBe(true);
+    }
+    expect(cases.filter((c) => c.path === '/v1/messages/count_tokens').length).toBeGreaterThan(100);
+    expect(
+      cases
+        .filter((c) => c.path === '/v1/messages' && c.expected?.code === 'method_not_allowed')
+        .map((c) => c.method)
+        .sort(),
+    ).toEqual(['DELETE', 'GET', 'PATCH', 'PUT']);
+  });
+
+  it("judges each route by its own dialect's error shape", () => {
+    const openai = JSON.stringify({ error: { message: 'm', type: 'invalid_request_error', code: 'invalid_request', param: null } });
+    const anthropic = JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'm' } });
+    const at = (path: string, headers?: Record<string, string>) => ({ path, headers });
+    expect(judge({ status: 400, text: anthropic }, at('/v1/messages'))).toBeUndefined();
+    expect(judge({ status: 400, text: anthropic }, at('/v1/messages/count_tokens?beta=true'))).toBeUndefined();
+    expect(judge({ status: 400, text: openai }, at('/v1/messages'))).toMatch(/^not Anthropic-shaped/);
+    expect(judge({ status: 400, text: anthropic }, at('/v1/chat/completions'))).toMatch(/^not OpenAI-shaped/);
+    expect(judge({ status: 400, text: anthropic }, at('/v1/models'))).toMatch(/^not OpenAI-shaped/);
+    expect(judge({ status: 400, text: anthropic }, at('/v1/models', { 'anthropic-version': '2023-06-01' }))).toBeUndefined();
+    expect(judge({ status: 500, text: anthropic }, at('/v1/messages'))).toBe('status 500');
+    const notAllowed = { status: 405, code: 'method_not_allowed', allow: 'POST' };
+    const answer405 = { status: 405, text: anthropic, allow: 'POST' };
+    expect(judge(answer405, { ...at('/v1/messages'), expected: notAllowed })).toBeUndefined();
+    expect(judge({ ...answer405, allow: 'GET' }, { ...at('/v1/messages'), expected: notAllowed })).toMatch(/^expected/);
+    const unauthorized = JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'm' } });
+    expect(
+      judge({ status: 401, text: unauthorized }, { ...at('/v1/messages'), expected: { status: 401, code: 'invalid_api_key' } }),
+    ).toBeUndefined();
+    expect(judge({ status: 401, text: anthropic }, { ...at('/v1/messages'), expected: { status: 401, code: 'invalid_api_key' } })).toMatch(
+      /^expected 401 authentication_error/,
+    );
+  });
+
+  it('answers every case with a 4xx in its error shape, echoes no secret, bills nothing and stays up', { timeout: 120_000 }, async () => {
     const failures: string[] = [];
     // One at a time (about 5 s in all): the cases are judged alone, and the probe is asked every 100.
     for (const [i, c] of cases.entries()) {
       const answer = await send(c).catch((error: unknown) => ({ status: 0, text: String(error) }));
-      const verdict = judge(answer, c.expected);
+      const verdict = judge(answer, c);
       if (verdict) failures.push(`${c.method} ${c.path.slice(0, 80)} [${c.name}]: ${verdict}`);
       if (i % 100 === 99) expect((await request(`${gateway.url}/health/liveness`, { dispatcher: agent })).statusCode).toBe(200);
     }
