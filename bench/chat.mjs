@@ -55,6 +55,9 @@
 // Scenarios 8 and 9 would add about 3.5 minutes to a default run (both modes, both Node lines):
 // all three run on request only.
 //
+// Each API's call (body, path, headers) and how its answer is checked are in bench/lib/dialects.mjs;
+// the Markdown tables are built in bench/lib/tables.mjs.
+//
 // A default run takes about 20 minutes on 2 cores with the JavaScript load generator (2 Node
 // lines × 5 scenarios × 3 rounds × 6 targets, and 2 Responses scenarios of 4-5 calls, about 4 of
 // the 20; BENCH_SECONDS=2 BENCH_ROUNDS=1 takes about 4);
@@ -64,6 +67,7 @@ import { readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeChatConfig } from './lib/config.mjs';
+import { againstGroups, body, calls, dialects } from './lib/dialects.mjs';
 import { newestLtsNode, portkeyGateway } from './lib/installs.mjs';
 import { closedLoop, fixedRate, sequential, target } from './lib/load.mjs';
 import { cpuSeconds, peakRssMiB, sleeps } from './lib/procs.mjs';
@@ -82,6 +86,7 @@ import {
   tracked,
   untrack,
 } from './lib/start.mjs';
+import { againstTable, fmt, median, table } from './lib/tables.mjs';
 import { wrkAvailable, wrkClosedLoop } from './lib/wrk.mjs';
 
 const list = (value, fallback) =>
@@ -148,133 +153,15 @@ const baseEnv = {
   METRICS_PORT: '0',
 };
 
-const messages = [{ role: 'user', content: 'Say hello in one short sentence, please.' }];
-const body = (model, stream) => JSON.stringify({ model, messages, max_tokens: 64, ...(stream ? { stream: true } : {}) });
-/** The same call on the Responses API: the prompt as `input`; `store` left out (true) or false. */
-const responsesBody = (model, stream, store = true) =>
-  JSON.stringify({
-    model,
-    input: messages[0].content,
-    max_output_tokens: 64,
-    ...(stream ? { stream: true } : {}),
-    ...(store ? {} : { store: false }),
-  });
-/** The same call on Anthropic's Messages API: the same messages, model and `max_tokens`. */
-const messagesBody = (model, stream) => JSON.stringify({ model, max_tokens: 64, messages, ...(stream ? { stream: true } : {}) });
-
-/** An SSE body's `data:` payloads, in order. @param {string} text */
-const sseData = (text) =>
-  text
-    .split('\n')
-    .filter((l) => l.startsWith('data: '))
-    .map((l) => l.slice(6).trim());
-
-/**
- * The APIs the gateway serves on its chat pipeline, the ways a call is sent and its text read:
- * path, headers (given the gateway key), and the answer's text from a body (plain or streamed,
- * a stream checked to end as its grammar ends).
- * @type {Record<string, { path: string, headers: (key: string) => Record<string, string>, answer: (text: string, stream: boolean) => string }>}
- */
-const dialects = {
-  // A stream up to `data: [DONE]`, its text the chunks' delta contents.
-  chat: {
-    path: '/v1/chat/completions',
-    headers: (key) => ({ authorization: `Bearer ${key}` }),
-    answer: (text, stream) => {
-      if (!stream) return JSON.parse(text).choices[0].message.content;
-      const events = sseData(text);
-      if (events.at(-1) !== '[DONE]') throw new Error(`stream does not end with [DONE]: ${text.slice(-300)}`);
-      return events
-        .slice(0, -1)
-        .map((e) => JSON.parse(e).choices?.[0]?.delta?.content ?? '')
-        .join('');
-    },
-  },
-  // A stream up to `response.completed`, its text the `response.output_text.delta` events'.
-  responses: {
-    path: '/v1/responses',
-    headers: (key) => ({ authorization: `Bearer ${key}` }),
-    answer: (text, stream) => {
-      if (!stream)
-        return JSON.parse(text)
-          .output.filter((/** @type {any} */ item) => item.type === 'message')
-          .flatMap((/** @type {any} */ item) => item.content.map((/** @type {any} */ part) => part.text ?? ''))
-          .join('');
-      const events = sseData(text).map((e) => JSON.parse(e));
-      if (events.at(-1)?.type !== 'response.completed') throw new Error(`stream does not end with response.completed: ${text.slice(-300)}`);
-      return events
-        .filter((e) => e.type === 'response.output_text.delta')
-        .map((e) => e.delta)
-        .join('');
-    },
-  },
-  // A stream up to `message_stop`, its text the `content_block_delta` events' `text_delta`s.
-  messages: {
-    path: '/v1/messages',
-    headers: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
-    answer: (text, stream) => {
-      if (!stream) {
-        const message = JSON.parse(text);
-        if (message.type !== 'message') throw new Error(`not a message: ${text.slice(0, 300)}`);
-        return message.content
-          .filter((/** @type {any} */ block) => block.type === 'text')
-          .map((/** @type {any} */ block) => block.text)
-          .join('');
-      }
-      const events = sseData(text).map((e) => JSON.parse(e));
-      if (events.at(-1)?.type !== 'message_stop') throw new Error(`stream does not end with message_stop: ${text.slice(-300)}`);
-      return events
-        .filter((e) => e.type === 'content_block_delta' && e.delta?.type === 'text_delta')
-        .map((e) => e.delta.text)
-        .join('');
-    },
-  },
-};
-
-/**
- * The calls measured beside the gateway's chat call: their label, dialect and body.
- * @type {Record<string, { label: string, dialect: string, body: (model: string, stream: boolean) => string }>}
- */
-const calls = {
-  responses: { label: 'Responses', dialect: 'responses', body: (model, stream) => responsesBody(model, stream, true) },
-  'responses-nostore': {
-    label: 'Responses, store: false',
-    dialect: 'responses',
-    body: (model, stream) => responsesBody(model, stream, false),
-  },
-  messages: { label: 'Messages', dialect: 'messages', body: messagesBody },
-};
-
-/**
- * The groups of scenarios that measure another API against chat on the gateway: the calls each
- * loads beside chat, the ids of its three scenarios, and its table's title and note.
- */
-const against = {
-  responses: {
-    title: 'Responses',
-    calls: RESPONSES.map((v) => (v === 'store' ? 'responses' : 'responses-nostore')),
-    ids: { plain50: 'respPlain50', plainSeq: 'respPlainSeq', stream50: 'respStream50' },
-    note: [
-      '- Responses against chat: `POST /v1/responses` with the chat call’s prompt as `input` (same model, `max_output_tokens` 64), against the same gateway’s chat call in the same rounds; ÷ chat is the Responses row’s figure over its chat row’s (added latency: over chat’s added latency).',
-      '  `store` left at its default (true) keeps each response: one more accounting write a call. Only the gateway is measured: the yardstick, the naive chain and Portkey (its open-source gateway has no Responses → chat bridge) serve chat only.',
-    ],
-  },
-  messages: {
-    title: 'Messages',
-    calls: ['messages'],
-    ids: { plain50: 'msgPlain50', plainSeq: 'msgPlainSeq', stream50: 'msgStream50' },
-    note: [
-      '- Messages against chat: `POST /v1/messages` (`x-api-key`, `anthropic-version: 2023-06-01`) with the chat call’s messages, model and `max_tokens` 64, against the same gateway’s chat call in the same rounds; ÷ chat as above.',
-      '  Only the gateway is measured: the yardstick, the naive chain and Portkey (its open-source gateway has no Messages → chat bridge) serve chat only.',
-    ],
-  },
-};
+// The groups of scenarios against chat (bench/lib/dialects.mjs), Responses with BENCH_RESPONSES's calls.
+const against = againstGroups(RESPONSES);
 const upstreamUrl = (kind) => (kind === 'spaced' ? urls.spaced : urls.fast);
 
 // --- targets ---------------------------------------------------------------------------------
 // Each: {key, label, request(kind, stream, call) → load target, pids (CPU), rssPids ({name: pid}),
 // stop}; the gateway's also `calls: true`, its request taking call `chat` (the default) or one of
-// `calls` (`responses`, `responses-nostore`, `messages`), the load target then naming its dialect.
+// `calls` (`responses`, `responses-nostore`, `messages`; bench/lib/dialects.mjs), the load target
+// then naming its dialect.
 
 function directTarget() {
   return {
@@ -491,16 +378,9 @@ function loadedIn(scenario, targets) {
   });
 }
 
-const median = (values) => {
-  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (v.length === 0) return NaN;
-  const mid = Math.floor(v.length / 2);
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-};
-const fmt = (n, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : '-');
-
 /** Runs every scenario on one Node line; resolves to {scenarioId: {targetKey: [round results]}}. */
 async function measure(all) {
+  /** @type {import('./lib/tables.mjs').ByScenario} */
   const byScenario = {};
   for (const scenario of scenarios) {
     const targets = loadedIn(scenario, all);
@@ -586,154 +466,6 @@ function logScenario(scenario, targets, rounds) {
   }
 }
 
-// --- the tables ------------------------------------------------------------------------------
-const int = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
-const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '–');
-const ms = (n) => (Number.isFinite(n) ? `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(2)}` : '–');
-
-/** Medians of one run's rounds: a figure, and a figure added to direct's in the same round. */
-function figures(byScenario) {
-  const rounds = (id, key) => byScenario[id]?.[key] ?? [];
-  const med = (id, key, f) => median(rounds(id, key).map(f));
-  // Added latency: the median over rounds of (target − direct) in the same round.
-  const added = (id, key, f) => {
-    const direct = rounds(id, 'direct');
-    return median(rounds(id, key).map((r, i) => (direct[i] ? f(r) - f(direct[i]) : NaN)));
-  };
-  const addedCell = (id, key, f) =>
-    key === 'direct' ? (Number.isFinite(med(id, key, f)) ? `(${med(id, key, f).toFixed(2)})` : '–') : ms(added(id, key, f));
-  return { rounds, med, added, addedCell };
-}
-
-/** A Markdown table: a title, a header, rows of cells; every column but the first and `text` ones right-aligned. */
-function markdown(title, header, rows, text = []) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const numeric = header.map((h, i) => i > 0 && !text.includes(h));
-  const cell = (v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]));
-  return [
-    title,
-    '',
-    `| ${header.map(cell).join(' | ')} |`,
-    `| ${widths.map((w, i) => (numeric[i] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`,
-    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
-  ].join('\n');
-}
-
-function table(line, targets, byScenario, rss) {
-  const { med, addedCell } = figures(byScenario);
-  const header = [
-    'target',
-    'plain req/s, 50 conn.',
-    '÷ Portkey',
-    '÷ yardstick',
-    'CPU µs/call',
-    'added p50 ms, one at a time',
-    'added p99 ms, 300 req/s',
-    'streams/s, 50 conn.',
-    '÷ Portkey',
-    '÷ yardstick',
-    'CPU µs/stream',
-    'added first chunk p50 ms',
-    'peak RSS MiB',
-    'errors',
-  ];
-  const rows = targets.map((t) => {
-    const plain = med('plain50', t.key, (r) => r.rps);
-    const streams = med('stream50', t.key, (r) => r.rps);
-    const errors = Object.values(byScenario).reduce((s, byTarget) => s + (byTarget[t.key] ?? []).reduce((a, r) => a + r.errors, 0), 0);
-    const peaks = Object.entries(rss[t.key] ?? {});
-    return [
-      t.label,
-      int(plain),
-      ratio(
-        plain,
-        med('plain50', 'portkey', (r) => r.rps),
-      ),
-      ratio(
-        plain,
-        med('plain50', 'yardstick', (r) => r.rps),
-      ),
-      int(med('plain50', t.key, (r) => r.cpuUsPerRequest)),
-      addedCell('plainSeq', t.key, (r) => r.p50),
-      addedCell('plain300', t.key, (r) => r.p99),
-      int(streams),
-      ratio(
-        streams,
-        med('stream50', 'portkey', (r) => r.rps),
-      ),
-      ratio(
-        streams,
-        med('stream50', 'yardstick', (r) => r.rps),
-      ),
-      int(med('stream50', t.key, (r) => r.cpuUsPerRequest)),
-      addedCell('streamSpaced', t.key, (r) => r.firstP50),
-      peaks.length ? peaks.map(([n, v]) => `${n ? `${n} ` : ''}${int(v)}`).join(', ') : '–',
-      String(errors),
-    ];
-  });
-  return markdown(`### Node ${line.version} (${line.label})`, header, rows, ['peak RSS MiB']);
-}
-
-/**
- * A group against chat (Responses, scenarios 5-7; Messages, 8-10): each gateway's chat call and
- * the group's calls, each figure with its ratio to the same gateway's chat call in the same run.
- * @param {keyof typeof against} group
- */
-function againstTable(line, targets, byScenario, group) {
-  const { med, added, addedCell } = figures(byScenario);
-  const { plain50, plainSeq, stream50 } = against[group].ids;
-  const entries = loadedIn({ against: group, direct: true }, targets);
-  const cpu = (id, key) => med(id, key, (r) => r.cpuUsPerRequest);
-  const p50 = (r) => r.p50;
-  const perProcess = (id, key) => {
-    const rs = byScenario[id]?.[key] ?? [];
-    const names = Object.keys(rs[0]?.cpuUsPerRequestByProcess ?? {});
-    return names.length < 2 ? '' : names.map((n) => `${n} ${int(median(rs.map((r) => r.cpuUsPerRequestByProcess[n])))}`).join(', ');
-  };
-  const header = [
-    'target, call',
-    'plain req/s, 50 conn.',
-    '÷ chat',
-    'CPU µs/call',
-    '÷ chat',
-    'by process',
-    'added p50 ms, one at a time',
-    '÷ chat',
-    'streams/s, 50 conn.',
-    'CPU µs/stream',
-    '÷ chat',
-    'errors',
-  ];
-  const rows = entries.map((e) => {
-    const chat = e.key.split(':')[0];
-    const direct = e.key === 'direct';
-    const errors = [plain50, plainSeq, stream50].reduce(
-      (s, id) => s + (byScenario[id]?.[e.key] ?? []).reduce((a, r) => a + r.errors, 0),
-      0,
-    );
-    return [
-      direct ? 'direct (chat)' : e.label,
-      int(med(plain50, e.key, (r) => r.rps)),
-      direct
-        ? '–'
-        : ratio(
-            med(plain50, e.key, (r) => r.rps),
-            med(plain50, chat, (r) => r.rps),
-          ),
-      int(cpu(plain50, e.key)),
-      direct ? '–' : ratio(cpu(plain50, e.key), cpu(plain50, chat)),
-      perProcess(plain50, e.key),
-      addedCell(plainSeq, e.key, p50),
-      direct ? '–' : ratio(added(plainSeq, e.key, p50), added(plainSeq, chat, p50)),
-      int(med(stream50, e.key, (r) => r.rps)),
-      int(cpu(stream50, e.key)),
-      direct ? '–' : ratio(cpu(stream50, e.key), cpu(stream50, chat)),
-      String(errors),
-    ];
-  });
-  return markdown(`### ${against[group].title} against chat, Node ${line.version} (${line.label})`, header, rows, ['by process']);
-}
-
 // --- the run ---------------------------------------------------------------------------------
 log(`load generator at saturation: ${loadgen}`);
 if (portkey) log(`Portkey ${portkey.version}: ${portkey.script}, patched: ${portkey.patches.join('; ')}`);
@@ -767,7 +499,9 @@ for (const line of nodeLines) {
   for (const t of targets) await t.stop();
   untrack(tracked().filter((c) => c !== upstream.child));
   if (scenarios.some((s) => !s.against)) tables.push(table(line, targets, byScenario, rss));
-  for (const group of groupsRun) if (targets.some((t) => t.calls)) tables.push(againstTable(line, targets, byScenario, group));
+  for (const group of groupsRun)
+    if (targets.some((t) => t.calls))
+      tables.push(againstTable(line, loadedIn({ against: group, direct: true }, targets), byScenario, against[group]));
   raw.push({ node: line.version, label: line.label, rss, scenarios: byScenario });
 }
 if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, `${JSON.stringify(raw, null, 1)}\n`);
