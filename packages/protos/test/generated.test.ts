@@ -68,11 +68,19 @@ describe('generated proto types', () => {
       'GetDailySpend',
       'GetTopSpenders',
       'ListAuditEvents',
+      'PutStoredResponse',
+      'GetStoredResponse',
+      'DeleteStoredResponse',
     ]);
     expect(Object.keys(all.gateway.chat.v1.ChatService.service)).toEqual([
       'ListModels',
       'CreateChatCompletion',
       'StreamChatCompletion',
+      'CreateResponse',
+      'StreamResponse',
+      'CreateAnthropicMessage',
+      'StreamAnthropicMessage',
+      'CountAnthropicTokens',
       'GetUpstreamHealth',
     ]);
     expect(Object.keys(all.gateway.video.v1.VideoService.service)).toEqual([
