@@ -1,9 +1,9 @@
 import type { ChatGroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
-import type { ChatCompletions, ChunkDialect, CompletionInput, MeteredUsage } from '../domain/completions.js';
+import { dialectStream, type DialectWrite } from '../domain/dialect-stream.js';
+import type { ChatCompletions, CompletionInput, MeteredUsage } from '../domain/completions.js';
 import { estimatePromptTokens } from '../domain/estimate.js';
 import { validateChatRequest, type ChatRequest, type JsonObject } from '../domain/request.js';
-import type { ChatUsage } from '../domain/usage.js';
 import { messageFromCompletion } from './output.js';
 import { readMessagesBody, translateMessages, type TranslatedMessages } from './request.js';
 import type { MessageShell } from './shell.js';
@@ -18,9 +18,6 @@ export interface MessageInput extends CompletionInput {
   /** The message's id (msg_…): the call's completion id too, so spend logs name it. */
   completionId: string;
 }
-
-/** Writes a stream's frames; the first write names the dropped tools, the last what the call was metered at. */
-export type MessageWrite = (events: Buffer[], usage?: MeteredUsage, dropped?: string[]) => Promise<void>;
 
 interface Prepared {
   translated: TranslatedMessages;
@@ -61,34 +58,11 @@ export class AnthropicMessages {
   }
 
   /** A streamed call: Anthropic's events as SSE frames, message_start with the first chunk. */
-  async stream(input: MessageInput, write: MessageWrite): Promise<void> {
+  async stream(input: MessageInput, write: DialectWrite): Promise<void> {
     const call = this.#prepare(input);
     if (!call.translated.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Plain calls use the unary RPC.' });
-    const events = new MessageEvents(call.shell);
-    // message_start goes out with the first chunk's events: until then a failure is still an HTTP status.
-    let started = false;
-    const opening = (): Buffer[] => {
-      if (started) return [];
-      started = true;
-      return events.start();
-    };
-    const dialect: ChunkDialect = {
-      chunk: (chunk) => [...opening(), ...events.chunk(chunk)],
-      end: async (usage: ChatUsage) => [...opening(), ...events.finish(usage)],
-    };
-    let named = false;
-    await this.completions.streamPrepared(
-      input,
-      call.group,
-      call.chat,
-      (frames, usage) => {
-        // The dropped tools ride on the first message, before the edge writes its headers.
-        const dropped = named ? undefined : call.translated.dropped;
-        named = true;
-        return write(frames, usage, dropped);
-      },
-      dialect,
-    );
+    const stream = dialectStream(new MessageEvents(call.shell), call.translated.dropped, write);
+    await this.completions.streamPrepared(input, call.group, call.chat, stream.write, stream.dialect);
   }
 
   /** count_tokens: the prompt's input tokens, counted as an estimated bill counts them. */

@@ -1,9 +1,9 @@
 import type { ChatGroupConfig } from '@gateway/config';
 import { GatewayError } from '@gateway/errors';
 import { fieldsOf, type Logger } from '@gateway/logging';
-import type { ChatCompletions, ChunkDialect, CompletionInput, MeteredUsage } from '../domain/completions.js';
+import { dialectStream, type DialectWrite } from '../domain/dialect-stream.js';
+import type { ChatCompletions, CompletionInput, MeteredUsage } from '../domain/completions.js';
 import { isObject, validateChatRequest, type ChatRequest, type JsonObject } from '../domain/request.js';
-import type { ChatUsage } from '../domain/usage.js';
 import { responseFromCompletion } from './output.js';
 import { readResponsesRequest, translateRequest, type ResponsesRequest, type TranslatedRequest } from './request.js';
 import { openReasoning, sealReasoning } from './sealed-reasoning.js';
@@ -21,9 +21,6 @@ export interface ResponseInput extends CompletionInput {
   /** The operator keeps no responses for this key. */
   storageOff: boolean;
 }
-
-/** Writes a stream's frames; the first write names the dropped tools, the last what the call was metered at. */
-export type ResponseWrite = (events: Buffer[], usage?: MeteredUsage, dropped?: string[]) => Promise<void>;
 
 interface Prepared {
   asked: ResponsesRequest;
@@ -55,38 +52,13 @@ export class Responses {
   }
 
   /** A streamed call: Responses events as SSE frames, stored before `response.completed` goes out. */
-  async stream(input: ResponseInput, write: ResponseWrite): Promise<void> {
+  async stream(input: ResponseInput, write: DialectWrite): Promise<void> {
     const call = await this.#prepare(input);
     if (!call.asked.stream) throw new GatewayError('invalid_request', { param: 'stream', message: 'Plain calls use the unary RPC.' });
     const events = new ResponseEvents(call.shell);
-    // `response.created` goes out with the first chunk's events: until then a failure is still an HTTP status.
-    let started = false;
-    const opening = (): Buffer[] => {
-      if (started) return [];
-      started = true;
-      return events.start();
-    };
-    const dialect: ChunkDialect = {
-      chunk: (chunk) => [...opening(), ...events.chunk(chunk)],
-      end: async (usage: ChatUsage) => {
-        const closing = [...opening(), ...events.finish(usage)];
-        await this.#keep(input, call, Buffer.from(events.responseJson));
-        return closing;
-      },
-    };
-    let named = false;
-    await this.completions.streamPrepared(
-      input,
-      call.group,
-      call.chat,
-      (frames, usage) => {
-        // The dropped tools ride on the first message, before the edge writes its headers.
-        const dropped = named ? undefined : call.translated.dropped;
-        named = true;
-        return write(frames, usage, dropped);
-      },
-      dialect,
-    );
+    // Stored before `response.completed` goes out, so the next turn finds it on any replica.
+    const stream = dialectStream(events, call.translated.dropped, write, () => this.#keep(input, call, Buffer.from(events.responseJson)));
+    await this.completions.streamPrepared(input, call.group, call.chat, stream.write, stream.dialect);
   }
 
   async #prepare(input: ResponseInput): Promise<Prepared> {
