@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runProcess } from './run-process.js';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -141,45 +141,10 @@ export async function runClaudePrint(options: ClaudeRunOptions): Promise<ClaudeR
     ...claudeCodeEnv(options.model ?? 'demo-chat'),
     ...options.extraEnv,
   };
-  const child = spawn(claudeBinary, args, {
-    cwd: home.workdir,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  let timedOut = false;
-  const killTree = () => {
-    if (child.pid === undefined) return;
+  const run: ClaudeRun = await runProcess(claudeBinary, args, { cwd: home.workdir, env, timeoutMs });
+  if (outputFormat === 'json' && run.stdout.trim() !== '') {
     try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killTree();
-  }, timeoutMs);
-  const { exitCode, signal } = await new Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code, sig) => resolve({ exitCode: code, signal: sig }));
-  }).finally(() => {
-    clearTimeout(timer);
-    // Commands Claude Code started (Bash tool, background tasks) die with the group.
-    killTree();
-  });
-  const run: ClaudeRun = { exitCode, signal, timedOut, stdout, stderr };
-  if (outputFormat === 'json' && stdout.trim() !== '') {
-    try {
-      run.json = JSON.parse(stdout) as ClaudeJsonResult;
+      run.json = JSON.parse(run.stdout) as ClaudeJsonResult;
     } catch {
       // left undefined: the caller sees stdout
     }

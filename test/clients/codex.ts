@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runProcess } from './run-process.js';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -144,41 +144,7 @@ export async function runCodexExec(options: CodexRunOptions): Promise<CodexRun> 
     TERM: 'dumb',
     NO_COLOR: '1',
   };
-  const child = spawn(process.execPath, args, {
-    cwd: home.workdir,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  let timedOut = false;
-  const killTree = () => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killTree();
-  }, timeoutMs);
-  const { exitCode, signal } = await new Promise<{ exitCode: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code, sig) => resolve({ exitCode: code, signal: sig }));
-  }).finally(() => {
-    clearTimeout(timer);
-    // Commands Codex started (e.g. a still-running exec_command session) die with the group.
-    killTree();
-  });
+  const run = await runProcess(process.execPath, args, { cwd: home.workdir, env, timeoutMs });
   const lastMessage = await readFile(lastMessageFile, 'utf8').catch(() => '');
-  return { exitCode, signal, timedOut, stdout, stderr, lastMessage };
+  return { ...run, lastMessage };
 }
